@@ -1,0 +1,85 @@
+"""The ``ascend-doctor`` command line.
+
+Subcommands are modules in ``ascend_doctor.diagnose.cli.commands`` (one per command), found at
+start-up without importing anything heavy: each module defines NAME, HELP, add_arguments(parser)
+and run(args) -> exit code, and imports what it needs inside run().
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import pkgutil
+import sys
+
+from . import commands as commands_pkg
+from .errors import EXIT_INTERNAL, EXIT_USAGE, CLIError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors in one line and exits 2."""
+
+    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+        raise CLIError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def _command_modules():
+    for info in sorted(pkgutil.iter_modules(commands_pkg.__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            yield importlib.import_module(f"{commands_pkg.__name__}.{info.name}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from ascend_doctor import __version__
+
+    parser = _Parser(prog="ascend-doctor",
+                     description="Troubleshooting knowledge base and diagnostic assistant for Ascend NPU machines.")
+    parser.add_argument("--version", action="version", version=f"ascend-doctor {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show a traceback on internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for mod in _command_modules():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def _print_error(message: str) -> None:
+    # one line, no markup interpretation, never a traceback
+    line = " ".join(str(message).split())
+    sys.stderr.write(f"ascend-doctor: error: {line}\n" if not line.startswith("ascend-doctor") else f"{line}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    debug = "--debug" in argv or bool(os.environ.get("ASCEND_DOCTOR_DEBUG"))
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "_run", None):
+            parser.print_help()
+            return EXIT_USAGE
+        return int(args._run(args) or 0)
+    except CLIError as exc:
+        _print_error(str(exc))
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("ascend-doctor: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 3
+        if debug:
+            import traceback
+
+            traceback.print_exc()
+        _print_error(f"internal error: {type(exc).__name__}: {exc} (run with --debug for details)")
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,223 @@
+"""Compile the knowledge files into the SQLite knowledge base.
+
+The database is rebuilt whenever the content hash of the knowledge files (built-in and user
+overlays) or the schema version changes. It is written to a temporary file beside the target and
+renamed into place, so a reader never sees a half-written database; concurrent builders serialise
+on a lock file and the later ones find the database already fresh.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from . import codes as codes_mod
+from .loader import Issue, knowledge_files, load
+from .model import Knowledge
+from .paths import KNOWLEDGE_DIR, overlay_dir
+from .schema import APPLICATION, SCHEMA_VERSION
+from .text import Normalizer
+
+
+class KnowledgeError(Exception):
+    """The knowledge files do not validate; ``issues`` lists every problem found."""
+
+    def __init__(self, issues: list[Issue]):
+        self.issues = issues
+        first = issues[0] if issues else "unknown"
+        super().__init__(f"{len(issues)} problem(s) in the knowledge files, first: {first}")
+
+
+class ForeignDatabase(Exception):
+    """The file at the KB path is not an ascend-doctor knowledge base."""
+
+
+def overlay_files(directory: Path | None = None) -> list[Path]:
+    d = directory or overlay_dir()
+    return sorted(d.glob("*.toml")) if d.is_dir() else []
+
+
+def content_hash(knowledge_dir: Path = KNOWLEDGE_DIR, overlays: list[Path] | None = None) -> str:
+    """SHA-256 over the schema version, every knowledge file's name and bytes, and the overlays."""
+    h = hashlib.sha256(f"schema={SCHEMA_VERSION}\n".encode())
+    for path in knowledge_files(knowledge_dir):
+        h.update(f"{path.parent.name}/{path.name}\n".encode())
+        h.update(path.read_bytes())
+    for path in overlays if overlays is not None else overlay_files():
+        h.update(f"overlay/{path.name}\n".encode())
+        try:
+            h.update(path.read_bytes())
+        except OSError:
+            pass
+    return h.hexdigest()
+
+
+def read_meta(db_path: Path) -> dict[str, str]:
+    """Meta of an existing database. Raises ForeignDatabase for a corrupt or foreign file."""
+    try:
+        con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise ForeignDatabase(f"cannot open {db_path}: {exc}") from exc
+    try:
+        rows = con.execute("SELECT key, value FROM kb_meta").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise ForeignDatabase(f"{db_path} is not an ascend-doctor knowledge base ({exc})") from exc
+    finally:
+        con.close()
+    meta = dict(rows)
+    if meta.get("application") != APPLICATION:
+        raise ForeignDatabase(f"{db_path} is not an ascend-doctor knowledge base (no application marker)")
+    return meta
+
+
+@contextmanager
+def _build_lock(db_path: Path) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - non-POSIX
+        yield
+        return
+    lock_path = db_path.with_name(db_path.name + ".lock")
+    with open(lock_path, "a+") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def compile_knowledge(kn: Knowledge, db_path: Path, digest: str) -> None:
+    """Write ``kn`` into a new SQLite file at ``db_path`` (replacing it atomically)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.orm import Session
+
+    from .schema import (Base, CodeProblemRow, CodeRow, CompatRowModel, FamilyRow, Meta, ProblemCodeRow,
+                         ProblemRow, SignatureRow, SymptomRow, SynonymRow)
+
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=db_path.name + ".", suffix=".tmp", dir=db_path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        engine = create_engine(f"sqlite:///{tmp}")
+        Base.metadata.create_all(engine)
+        problem_ids = {p.id for p in kn.problems}
+        with Session(engine) as s:
+            s.add_all([
+                Meta(key="application", value=APPLICATION),
+                Meta(key="schema_version", value=str(SCHEMA_VERSION)),
+                Meta(key="content_hash", value=digest),
+            ])
+            for f in kn.families:
+                s.merge(FamilyRow(kind=f.kind, name=f.name, title_en=f.title["en"], title_zh=f.title["zh"], key=f.key))
+            for p in kn.problems:
+                row = ProblemRow(
+                    id=p.id, family=p.family, origin=p.origin, severity=p.severity,
+                    title_en=p.title["en"], title_zh=p.title["zh"], summary_en=p.summary["en"],
+                    summary_zh=p.summary["zh"], root_cause_en=p.root_cause["en"], root_cause_zh=p.root_cause["zh"],
+                    hardware=p.hardware, components=p.components, versions=p.versions, related=p.related,
+                    confirm_when=p.confirm_when, rule_out_when=p.rule_out_when,
+                    fixes=[{"kind": f.kind, "summary": f.summary,
+                            "steps": [{"en": st.en, "zh": st.zh, "command": st.command} for st in f.steps]}
+                           for f in p.fixes],
+                    sources=p.sources, file=p.file,
+                )
+                row.symptoms = [SymptomRow(lang=lang, text=t) for lang, items in p.symptoms.items() for t in items]
+                row.signatures = [SignatureRow(literal=g.literal, regex=g.regex, weight=g.weight) for g in p.signatures]
+                s.add(row)
+                for c in sorted(set(p.codes)):
+                    s.add(ProblemCodeRow(problem_id=p.id, code=c))
+            s.flush()
+            for c in kn.codes:
+                row = CodeRow(
+                    code=c.code, family=c.family, is_pattern=int(codes_mod.is_pattern(c.code)), origin=c.origin,
+                    name=c.name, meaning_en=c.meaning["en"], meaning_zh=c.meaning["zh"],
+                    causes_en=c.causes["en"], causes_zh=c.causes["zh"],
+                    action_en=(c.action or {}).get("en", ""), action_zh=(c.action or {}).get("zh", ""),
+                    level=c.level, sources=c.sources, file=c.file,
+                )
+                s.add(row)
+                s.flush()
+                for pid in sorted(set(c.problems) & problem_ids):
+                    s.add(CodeProblemRow(code_id=row.id, problem_id=pid))
+            matrices = {f.name: f.key for f in kn.families if f.kind == "compat"}
+            for r in kn.compat:
+                key = matrices.get(r.matrix, "")
+                kv = r.data.get(key, "")
+                s.add(CompatRowModel(matrix=r.matrix, key_value=kv if isinstance(kv, str) else ",".join(kv),
+                                     data=r.data, source=r.source))
+            for group in kn.synonyms:
+                for w in group:
+                    s.merge(SynonymRow(word=w.lower(), canonical=group[0].lower()))
+            s.commit()
+        normalizer = Normalizer(kn.synonyms)
+        with engine.begin() as con:
+            con.execute(text(
+                "CREATE VIRTUAL TABLE search_fts USING fts5("
+                "kind UNINDEXED, ref UNINDEXED, title_en UNINDEXED, title_zh UNINDEXED, body, norm, tokenize='trigram')"))
+            insert = text("INSERT INTO search_fts(kind, ref, title_en, title_zh, body, norm) VALUES (:k, :r, :te, :tz, :b, :n)")
+            for p in kn.problems:
+                body = "\n".join([p.id, p.title["en"], p.title["zh"], p.summary["en"], p.summary["zh"],
+                                   *p.symptoms.get("en", []), *p.symptoms.get("zh", []), " ".join(p.codes),
+                                   " ".join(p.components)])
+                con.execute(insert, {"k": "problem", "r": p.id, "te": p.title["en"], "tz": p.title["zh"],
+                                     "b": body, "n": normalizer.normalize(body)})
+            for c in kn.codes:
+                body = "\n".join([c.code, c.name, c.family, c.meaning["en"], c.meaning["zh"]])
+                con.execute(insert, {"k": "code", "r": f"{c.family}:{c.code}", "te": f"{c.code} {c.name}".strip(),
+                                     "tz": f"{c.code} {c.name}".strip(), "b": body, "n": normalizer.normalize(body)})
+        engine.dispose()
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, db_path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _move_aside(db_path: Path) -> Path:
+    """Keep a foreign or corrupt file instead of deleting it (nothing of the user's is lost)."""
+    for i in range(1000):
+        target = db_path.with_name(f"{db_path.name}.bad-{i}")
+        if not target.exists():
+            os.replace(db_path, target)
+            return target
+    raise OSError(f"cannot move {db_path} aside")  # pragma: no cover
+
+
+def ensure_built(db_path: Path, knowledge_dir: Path = KNOWLEDGE_DIR, overlays: list[Path] | None = None,
+                 warn=None) -> Path:
+    """Make sure ``db_path`` holds a fresh knowledge base; build it if missing, stale, foreign or corrupt.
+
+    ``warn`` is called with a one-line message when an existing file had to be replaced.
+    """
+    overlays = overlay_files() if overlays is None else overlays
+    digest = content_hash(knowledge_dir, overlays)
+    if _is_fresh(db_path, digest, warn=None):
+        return db_path
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    with _build_lock(db_path):
+        if _is_fresh(db_path, digest, warn=warn, move_bad=True):
+            return db_path
+        kn, issues = load(knowledge_dir, overlays)
+        if issues:
+            raise KnowledgeError(issues)
+        compile_knowledge(kn, db_path, digest)
+    return db_path
+
+
+def _is_fresh(db_path: Path, digest: str, warn=None, move_bad: bool = False) -> bool:
+    if not db_path.exists():
+        return False
+    try:
+        meta = read_meta(db_path)
+    except ForeignDatabase as exc:
+        if move_bad:
+            kept = _move_aside(db_path)
+            if warn:
+                warn(f"{exc}; kept it as {kept.name} and rebuilt the knowledge base")
+        return False
+    return meta.get("content_hash") == digest and meta.get("schema_version") == str(SCHEMA_VERSION)

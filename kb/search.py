@@ -1,0 +1,73 @@
+"""Search over problems and codes: FTS5 (trigram) gathers candidates, rapidfuzz ranks them.
+
+The query and the indexed text are normalised the same way (lower case, synonym groups folded to
+one word: 卡住 / 卡死 / stuck -> hang; 权重加载 / loading safetensors -> weight loading), so an
+English query finds a Chinese-only symptom and the other way round.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import codes as codes_mod
+from .text import is_cjk
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .query import KnowledgeBase, SearchHit
+
+CANDIDATES = 400
+
+
+def _fts_phrase(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _term_present(term: str, text: str) -> float:
+    if term in text:
+        return 1.0
+    if is_cjk(term) and len(term) > 2:
+        grams = [term[i:i + 2] for i in range(len(term) - 1)]
+        return 0.8 * sum(g in text for g in grams) / len(grams)
+    return 0.0
+
+
+def search(kb: "KnowledgeBase", query: str, limit: int = 10, kinds: tuple[str, ...] = ("problem", "code")) -> list["SearchHit"]:
+    from rapidfuzz import fuzz
+    from sqlalchemy import text
+
+    from .query import SearchHit
+
+    norm = kb.normalizer
+    nq = " ".join(norm.normalize(query).split())
+    terms = norm.terms(query)
+    if not terms:
+        return []
+    long_terms = [t for t in terms if len(t) >= 3]
+    rows: dict[tuple[str, str], tuple] = {}
+    with kb._engine.connect() as con:
+        if long_terms:
+            expr = "{body norm} : (" + " OR ".join(_fts_phrase(t) for t in long_terms) + ")"
+            for r in con.execute(
+                text("SELECT kind, ref, title_en, title_zh, norm FROM search_fts WHERE search_fts MATCH :q "
+                     "ORDER BY rank LIMIT :n"), {"q": expr, "n": CANDIDATES}):
+                rows[(r[0], r[1])] = tuple(r)
+        for t in terms:
+            if len(t) < 3:
+                for r in con.execute(
+                    text("SELECT kind, ref, title_en, title_zh, norm FROM search_fts WHERE norm LIKE :p LIMIT :n"),
+                        {"p": f"%{t}%", "n": CANDIDATES}):
+                    rows[(r[0], r[1])] = tuple(r)
+    code_query = codes_mod.canonical(query) if len(terms) == 1 else ""
+    hits = []
+    for (kind, ref, title_en, title_zh, body_norm) in rows.values():
+        if kind not in kinds:
+            continue
+        title_norm = norm.normalize(f"{title_en} {title_zh}")
+        coverage = sum(_term_present(t, body_norm) for t in terms) / len(terms)
+        title_cov = sum(_term_present(t, title_norm) for t in terms) / len(terms)
+        fuzzy = max(fuzz.token_set_ratio(nq, title_norm), fuzz.partial_ratio(nq, title_norm) * 0.9)
+        score = 55 * coverage + 25 * title_cov + 20 * fuzzy / 100
+        if kind == "code" and code_query and ref.split(":", 1)[1] == code_query:
+            score = 100.0
+        hits.append(SearchHit(kind, ref, {"en": title_en, "zh": title_zh}, round(min(score, 100.0), 1)))
+    hits.sort(key=lambda h: (-h.score, h.kind != "problem", h.ref))
+    return hits[:limit]
