@@ -346,7 +346,7 @@ def _code(raw: Any, node: Node, chk: _Checker, family: str, vocab: dict, origin:
         return None
     return Code(code=codes_mod.canonical_stored(code), family=family, name=name or "", meaning=meaning,
                 causes=causes, sources=sources, action=action, level=level or "", problems=problems,
-                origin=origin, file=chk.file, line=node.line)
+                origin=origin, file=chk.file, line=node.line, links_line=node.key_line("problems"))
 
 
 def _compat(data: dict, root: Node, chk: _Checker, matrix: str, key: str) -> list[CompatRow]:
@@ -481,4 +481,4 @@ def _cross_check(kn: Knowledge, issues: list[Issue]) -> None:
         seen_codes.setdefault(key, c)
         for pid in c.problems:
             if pid not in by_id:
-                issues.append(Issue(c.file, c.line, f"code '{c.code}': linked problem '{pid}' does not exist"))
+                issues.append(Issue(c.file, c.links_line or c.line, f"code '{c.code}': linked problem '{pid}' does not exist"))

@@ -68,6 +68,7 @@ class Code:
     origin: str = "builtin"
     file: str = ""
     line: int = 0
+    links_line: int = 0            # line of 'problems =' (for link errors)
 
 
 @dataclass

@@ -71,9 +71,13 @@ class SearchHit:
 class KnowledgeBase:
     """Opens the compiled database (building it first when needed) and answers questions."""
 
-    def __init__(self, db_path: Path | str | None = None, warn=None):
+    def __init__(self, db_path: Path | str | None = None, warn=None, knowledge_dir: Path | None = None,
+                 overlays: list[Path] | None = None):
         path = Path(db_path) if db_path else default_db_path()
-        self.path = ensure_built(path, warn=warn)
+        if knowledge_dir is None:
+            self.path = ensure_built(path, warn=warn, overlays=overlays)
+        else:
+            self.path = ensure_built(path, knowledge_dir=knowledge_dir, overlays=overlays or [], warn=warn)
         from sqlalchemy import create_engine
 
         self._engine = create_engine(f"sqlite:///file:{self.path}?mode=ro&uri=true")

@@ -57,7 +57,7 @@ def search(kb: "KnowledgeBase", query: str, limit: int = 10, kinds: tuple[str, .
                         {"p": f"%{t}%", "n": CANDIDATES}):
                     rows[(r[0], r[1])] = tuple(r)
     code_query = codes_mod.canonical(query) if len(terms) == 1 else ""
-    hits = []
+    hits, exact = [], set()
     for (kind, ref, title_en, title_zh, body_norm) in rows.values():
         if kind not in kinds:
             continue
@@ -68,6 +68,7 @@ def search(kb: "KnowledgeBase", query: str, limit: int = 10, kinds: tuple[str, .
         score = 55 * coverage + 25 * title_cov + 20 * fuzzy / 100
         if kind == "code" and code_query and ref.split(":", 1)[1] == code_query:
             score = 100.0
+            exact.add(ref)
         hits.append(SearchHit(kind, ref, {"en": title_en, "zh": title_zh}, round(min(score, 100.0), 1)))
-    hits.sort(key=lambda h: (-h.score, h.kind != "problem", h.ref))
+    hits.sort(key=lambda h: (-h.score, h.ref not in exact, h.kind != "problem", h.ref))
     return hits[:limit]
