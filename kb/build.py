@@ -158,18 +158,24 @@ def compile_knowledge(kn: Knowledge, db_path: Path, digest: str) -> None:
         with engine.begin() as con:
             con.execute(text(
                 "CREATE VIRTUAL TABLE search_fts USING fts5("
-                "kind UNINDEXED, ref UNINDEXED, title_en UNINDEXED, title_zh UNINDEXED, body, norm, tokenize='trigram')"))
-            insert = text("INSERT INTO search_fts(kind, ref, title_en, title_zh, body, norm) VALUES (:k, :r, :te, :tz, :b, :n)")
+                "kind UNINDEXED, ref UNINDEXED, title_en UNINDEXED, title_zh UNINDEXED, title_norm UNINDEXED, body, norm, "
+                "tokenize='trigram')"))
+            insert = text("INSERT INTO search_fts(kind, ref, title_en, title_zh, title_norm, body, norm) "
+                          "VALUES (:k, :r, :te, :tz, :tn, :b, :n)")
             for p in kn.problems:
                 body = "\n".join([p.id, p.title["en"], p.title["zh"], p.summary["en"], p.summary["zh"],
                                    *p.symptoms.get("en", []), *p.symptoms.get("zh", []), " ".join(p.codes),
                                    " ".join(p.components)])
                 con.execute(insert, {"k": "problem", "r": p.id, "te": p.title["en"], "tz": p.title["zh"],
+                                     "tn": normalizer.normalize(f"{p.title['en']} {p.title['zh']}"),
                                      "b": body, "n": normalizer.normalize(body)})
             for c in kn.codes:
                 body = "\n".join([c.code, c.name, c.family, c.meaning["en"], c.meaning["zh"]])
-                con.execute(insert, {"k": "code", "r": f"{c.family}:{c.code}", "te": f"{c.code} {c.name}".strip(),
-                                     "tz": f"{c.code} {c.name}".strip(), "b": body, "n": normalizer.normalize(body)})
+                title = f"{c.code} {c.name} {c.meaning['en']}".strip()
+                con.execute(insert, {"k": "code", "r": f"{c.family}:{c.code}", "te": title,
+                                     "tz": f"{c.code} {c.name} {c.meaning['zh']}".strip(),
+                                     "tn": normalizer.normalize(f"{title} {c.meaning['zh']}"),
+                                     "b": body, "n": normalizer.normalize(body)})
         engine.dispose()
         os.chmod(tmp, 0o644)
         os.replace(tmp, db_path)

@@ -11,7 +11,7 @@ from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 #: Bump when a table or column changes; an older database is rebuilt automatically.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Marker in kb_meta that tells our databases from foreign SQLite files.
 APPLICATION = "ascend-doctor-kb"
 

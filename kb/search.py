@@ -2,7 +2,8 @@
 
 The query and the indexed text are normalised the same way (lower case, synonym groups folded to
 one word: 卡住 / 卡死 / stuck -> hang; 权重加载 / loading safetensors -> weight loading), so an
-English query finds a Chinese-only symptom and the other way round.
+English query finds a Chinese-only symptom and the other way round. Normalised texts are stored at
+build time, so a query normalises only itself.
 """
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from .text import is_cjk
 if TYPE_CHECKING:  # pragma: no cover
     from .query import KnowledgeBase, SearchHit
 
-CANDIDATES = 400
+CANDIDATES = 150
+_SELECT = "SELECT kind, ref, title_en, title_zh, title_norm, norm FROM search_fts WHERE "
 
 
 def _fts_phrase(term: str) -> str:
@@ -42,26 +44,28 @@ def search(kb: "KnowledgeBase", query: str, limit: int = 10, kinds: tuple[str, .
     if not terms:
         return []
     long_terms = [t for t in terms if len(t) >= 3]
+    short_terms = [t for t in terms if len(t) < 3]
     rows: dict[tuple[str, str], tuple] = {}
+    kind_sql = " AND kind IN (" + ",".join(f"'{k}'" for k in kinds if k in ("problem", "code")) + ")"
     with kb._engine.connect() as con:
         if long_terms:
-            expr = "{body norm} : (" + " OR ".join(_fts_phrase(t) for t in long_terms) + ")"
-            for r in con.execute(
-                text("SELECT kind, ref, title_en, title_zh, norm FROM search_fts WHERE search_fts MATCH :q "
-                     "ORDER BY rank LIMIT :n"), {"q": expr, "n": CANDIDATES}):
-                rows[(r[0], r[1])] = tuple(r)
-        for t in terms:
-            if len(t) < 3:
-                for r in con.execute(
-                    text("SELECT kind, ref, title_en, title_zh, norm FROM search_fts WHERE norm LIKE :p LIMIT :n"),
-                        {"p": f"%{t}%", "n": CANDIDATES}):
+            # all words first (cheap, precise); widen to any word, best-ranked first, only if too few
+            for joiner, order in ((" AND ", ""), (" OR ", " ORDER BY rank")):
+                expr = "{body norm} : (" + joiner.join(_fts_phrase(t) for t in long_terms) + ")"
+                for r in con.execute(text(_SELECT + "search_fts MATCH :q" + kind_sql + order + " LIMIT :n"),
+                                     {"q": expr, "n": CANDIDATES}):
+                    rows[(r[0], r[1])] = tuple(r)
+                if len(rows) >= limit or len(long_terms) == 1:
+                    break
+        else:
+            # only short (two-character Chinese) words: the trigram index cannot help, scan
+            for t in short_terms:
+                for r in con.execute(text(_SELECT + "norm LIKE :p" + kind_sql + " LIMIT :n"),
+                                     {"p": f"%{t}%", "n": CANDIDATES}):
                     rows[(r[0], r[1])] = tuple(r)
     code_query = codes_mod.canonical(query) if len(terms) == 1 else ""
     hits, exact = [], set()
-    for (kind, ref, title_en, title_zh, body_norm) in rows.values():
-        if kind not in kinds:
-            continue
-        title_norm = norm.normalize(f"{title_en} {title_zh}")
+    for (kind, ref, title_en, title_zh, title_norm, body_norm) in rows.values():
         coverage = sum(_term_present(t, body_norm) for t in terms) / len(terms)
         title_cov = sum(_term_present(t, title_norm) for t in terms) / len(terms)
         fuzzy = max(fuzz.token_set_ratio(nq, title_norm), fuzz.partial_ratio(nq, title_norm) * 0.9)

@@ -1,0 +1,97 @@
+"""The front door: explain, search, kb, errors and exit codes, as a user meets them."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.mark.parametrize("code, family, needle", [
+    ("561000", "aclnn", "ACLNN_ERR_INNER"),
+    ("EI0006", "cann", "EI0006"),
+    ("ei0006", "cann", "EI0006"),
+    ("-8005", "dcmi", "-8005"),
+    ("507033", "acl", "507033"),
+    ("ERR00100", "torch_npu", "ERR00100"),
+])
+def test_explain_every_code_family(cli, code, family, needle):
+    r = cli("explain", code)
+    assert r.code == 0, r.err
+    assert needle in r.out and f"family: {family}" in r.out
+    j = json.loads(cli("explain", code, "--format", "json").out)
+    assert j["kind"] == "code" and any(c["family"] == family for c in j["codes"])
+
+
+def test_explain_507033_lists_its_distinct_causes(cli):
+    j = json.loads(cli("explain", "507033", "--format", "json").out)
+    c = next(c for c in j["codes"] if c["family"] == "acl")
+    assert len(c["causes"]["en"]) >= 3
+    assert {"device-open-failed", "opp-mismatch-device-setup"} <= set(c["problems"])
+
+
+def test_explain_problem_id_shows_root_cause_and_both_fixes(cli):
+    r = cli("explain", "weight-load-hang-kernel-hdk")
+    assert r.code == 0, r.err
+    assert "--safetensors-load-strategy eager" in r.out
+    assert "VLLM_ENGINE_READY_TIMEOUT_S" in r.out
+    assert "Temporary fix" in r.out and "Permanent fix" in r.out
+    zh = cli("explain", "weight-load-hang-kernel-hdk", "--lang", "zh")
+    assert "临时方案" in zh.out and "长期方案" in zh.out
+
+
+def test_explain_unknown_code_says_so_with_nearest(cli):
+    r = cli("explain", "561999x")
+    assert r.code == 1
+    assert "unknown code or id '561999x'" in r.err and "nearest known codes" in r.err
+    assert r.out == ""
+    assert len(r.err.strip().splitlines()) == 1
+
+
+def test_explain_code_in_a_known_range(cli):
+    r = cli("explain", "561777")
+    assert r.code == 0
+    assert "561xxx" in r.out
+
+
+@pytest.mark.parametrize("query", ["权重加载 卡住", "weight loading hang"])
+def test_search_weight_load_hang_first(cli, query):
+    r = cli("search", query, "--format", "json")
+    assert r.code == 0, r.err
+    results = json.loads(r.out)["results"]
+    assert results[0]["ref"] == "weight-load-hang-kernel-hdk", results[:3]
+
+
+def test_search_without_results_exits_1(cli):
+    r = cli("search", "qwertyuiop zxcvbnm")
+    assert r.code == 1 and "No known problem" in r.out
+
+
+def test_kb_validate_and_stats(cli):
+    r = cli("kb", "validate")
+    assert r.code == 0, r.out[-2000:]
+    stats = json.loads(cli("kb", "stats", "--format", "json").out)
+    assert sum(stats["problems"]["builtin"].values()) >= 39      # seed problems + 30 more
+    assert set(stats["codes"]["builtin"]) >= {"aclnn", "acl", "cann", "dcmi", "hccl", "torch_npu"}
+
+
+@pytest.mark.parametrize("argv", [["explain"], ["--nope"], ["search", "x", "--limit", "0"], ["kb"], ["explain", ""],
+                                  ["search", "--format", "yaml", "x"], ["frobnicate"]])
+def test_usage_errors_are_one_line_exit_2(cli_proc, argv):
+    r = cli_proc(*argv)
+    assert r.code == 2, (argv, r.out, r.err)
+    assert "Traceback" not in r.err
+    assert len(r.err.strip().splitlines()) == 1, r.err
+
+
+def test_corrupt_kb_path_is_reported_and_rebuilt(cli_proc, tmp_path):
+    db = tmp_path / "kb.sqlite"
+    db.write_text("garbage")
+    r = cli_proc("explain", "561000", "--kb", str(db))
+    assert r.code == 0 and "Traceback" not in r.err
+    assert "not an ascend-doctor knowledge base" in r.err
+    assert "ACLNN_ERR_INNER" in r.out
+
+
+def test_markup_in_user_input_is_not_interpreted(cli):
+    r = cli("explain", "[bold red]x[/]")
+    assert r.code == 1 and "[bold red]x[/]" in r.err
