@@ -1,0 +1,67 @@
+"""The import rules of docs/architecture.md, enforced."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    pkg_parts = ("ascend_doctor." + ".".join(path.relative_to(ROOT).with_suffix("").parts)).split(".")
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg_parts[: len(pkg_parts) - node.level]
+                names.add(".".join(base + ([node.module] if node.module else [])))
+            elif node.module:
+                names.add(node.module)
+    return names
+
+
+def _modules(folder: str):
+    return [p for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts]
+
+
+def test_kb_imports_nothing_of_ours():
+    for p in _modules("kb"):
+        bad = {n for n in _imports(p) if n.startswith(("ascend_doctor.rules", "ascend_doctor.diagnose"))}
+        assert not bad, f"{p.relative_to(ROOT)} imports {bad}"
+
+
+def test_rules_import_only_kb():
+    for p in _modules("rules"):
+        bad = {n for n in _imports(p) if n.startswith("ascend_doctor.diagnose")}
+        assert not bad, f"{p.relative_to(ROOT)} imports {bad}"
+
+
+def test_renderers_never_import_probes_or_the_system():
+    for p in _modules("diagnose/render"):
+        bad = {n for n in _imports(p) if n.startswith(("ascend_doctor.diagnose.probes", "ascend_doctor.diagnose.system"))}
+        assert not bad, f"{p.relative_to(ROOT)} imports {bad}"
+
+
+def test_only_the_tui_imports_textual():
+    for p in _modules("diagnose") + _modules("rules") + _modules("kb"):
+        if "tui" in p.relative_to(ROOT).parts or p.name == "tui.py":
+            continue
+        bad = {n for n in _imports(p) if n.split(".")[0] == "textual"}
+        assert not bad, f"{p.relative_to(ROOT)} imports {bad}"
+
+
+@pytest.mark.parametrize("argv", [["explain", "561000"], ["search", "hang"], ["--help"]])
+def test_light_commands_do_not_load_textual(argv):
+    code = ("import sys; from ascend_doctor.diagnose.cli.main import main; "
+            f"rc = main({argv!r}); "
+            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('textual',)); "
+            "print('HEAVY', heavy)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "HEAVY []" in p.stdout, p.stdout[-500:] + p.stderr[-500:]
