@@ -1,0 +1,149 @@
+"""The real machine: commands through ``subprocess`` (never a shell), files through ``os``.
+
+A command runs in its own session (process group); when it does not finish within its time-out
+the whole group is killed, so a wedged ``npu-smi`` and any children it started cannot outlive the
+run. Nothing here writes to the machine.
+"""
+from __future__ import annotations
+
+import grp
+import os
+import pwd
+import signal
+import stat as stat_mod
+import subprocess
+import time
+
+from .base import DEFAULT_TIMEOUT, CommandResult, Identity, StatInfo, System, Uname, decode
+
+_MAX_OUTPUT = 8 * 1024 * 1024
+
+
+class RealSystem(System):
+    origin = "live"
+
+    def __init__(self, env: dict[str, str] | None = None) -> None:
+        self._env = dict(os.environ if env is None else env)
+
+    # -- commands ---------------------------------------------------------------------------
+    def run(self, argv, timeout: float = DEFAULT_TIMEOUT) -> CommandResult:
+        argv = tuple(str(a) for a in argv)
+        start = time.perf_counter()
+
+        def done(**kw) -> CommandResult:
+            ms = (time.perf_counter() - start) * 1000
+            self._note(ms)
+            return CommandResult(argv=argv, duration_ms=ms, **kw)
+
+        if not argv:
+            return done(error="empty command")
+        # a child's locale must not translate the messages we parse
+        child_env = {**self._env, "LC_ALL": "C", "LANG": "C"}
+        try:
+            proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True, env=child_env,
+                                    shell=False, close_fds=True)
+        except FileNotFoundError as exc:
+            return done(not_found=True, error=f"{argv[0]}: not found ({exc.strerror or exc})")
+        except PermissionError as exc:
+            return done(denied=True, error=f"{argv[0]}: permission denied ({exc.strerror or exc})")
+        except OSError as exc:  # e.g. EISDIR when a bind mount left a directory, ENOEXEC
+            return done(error=f"{argv[0]}: cannot run: {exc.strerror or exc}")
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self._kill_group(proc)
+            try:
+                out, err = proc.communicate(timeout=2)
+            except (subprocess.TimeoutExpired, ValueError, OSError):
+                out, err = b"", b""
+            o, bad_o = decode(out[:_MAX_OUTPUT])
+            e, bad_e = decode(err[:_MAX_OUTPUT])
+            return done(timed_out=True, stdout=o, stderr=e, invalid_utf8=bad_o or bad_e,
+                        error=f"no answer within {timeout:g} s; process group killed")
+        o, bad_o = decode(out[:_MAX_OUTPUT])
+        e, bad_e = decode(err[:_MAX_OUTPUT])
+        code = proc.returncode
+        error = f"killed by signal {-code}" if code is not None and code < 0 else ""
+        return done(exit_code=code, stdout=o, stderr=e, invalid_utf8=bad_o or bad_e, error=error)
+
+    @staticmethod
+    def _kill_group(proc: subprocess.Popen) -> None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError, OSError):
+            try:
+                proc.kill()
+            except OSError:
+                pass
+
+    # -- files ------------------------------------------------------------------------------
+    def _timed(self, fn, *args):
+        start = time.perf_counter()
+        try:
+            return fn(*args)
+        finally:
+            self._note((time.perf_counter() - start) * 1000)
+
+    def read_file(self, path: str, limit: int = 4 * 1024 * 1024) -> bytes:
+        def read():
+            with open(path, "rb") as f:
+                return f.read(limit)
+        return self._timed(read)
+
+    def list_dir(self, path: str) -> list[str]:
+        return self._timed(lambda: sorted(os.listdir(path)))
+
+    def stat(self, path: str) -> StatInfo:
+        def st():
+            s = os.stat(path)
+            m = s.st_mode
+            kind = ("dir" if stat_mod.S_ISDIR(m) else "file" if stat_mod.S_ISREG(m) else
+                    "char" if stat_mod.S_ISCHR(m) else "block" if stat_mod.S_ISBLK(m) else
+                    "fifo" if stat_mod.S_ISFIFO(m) else "socket" if stat_mod.S_ISSOCK(m) else "other")
+            return StatInfo(kind=kind, size=s.st_size, mode=stat_mod.S_IMODE(m),
+                            executable=kind == "file" and os.access(path, os.X_OK))
+        return self._timed(st)
+
+    def read_link(self, path: str) -> str:
+        return self._timed(os.readlink, path)
+
+    def fs_size(self, path: str) -> int:
+        def size():
+            v = os.statvfs(path)
+            return v.f_frsize * v.f_blocks
+        return self._timed(size)
+
+    # -- process context --------------------------------------------------------------------
+    def env(self) -> dict[str, str]:
+        return dict(self._env)
+
+    def identity(self) -> Identity:
+        uid, gid = os.getuid(), os.getgid()
+        try:
+            user = pwd.getpwuid(uid).pw_name
+        except KeyError:
+            user = str(uid)
+        names = []
+        for g in sorted(set(os.getgroups()) | {gid}):
+            try:
+                names.append(grp.getgrgid(g).gr_name)
+            except KeyError:
+                names.append(str(g))
+        return Identity(uid=uid, gid=gid, user=user, groups=tuple(names))
+
+    def uname(self) -> Uname:
+        u = os.uname()
+        return Uname(sysname=u.sysname, nodename=u.nodename, release=u.release, machine=u.machine)
+
+    def user_exists(self, name: str) -> bool:
+        try:
+            pwd.getpwnam(name)
+            return True
+        except KeyError:
+            pass
+        try:
+            grp.getgrnam(name)
+            return True
+        except KeyError:
+            return False
