@@ -1,0 +1,42 @@
+"""Evidence readers: logs, directories, .gz files, stdin and pasted text -> Evidence.
+
+    ev = read_evidence(["~/ascend/log/debug/plog", "vllm.log"], text=None, signatures=patterns)
+
+Everything is streamed; see scan.py for how lines are chosen and textfacts.py for the facts read
+from the text.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from .model import CAUSE, CODE, ERROR, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote
+from .scan import Scanner, SignaturePattern, prose_lines
+from .sources import Source, expand, text_source
+
+__all__ = ["read_evidence", "Evidence", "EvidenceLine", "CodeHit", "InputNote", "SignaturePattern", "Scanner",
+           "CAUSE", "CODE", "ERROR", "PROSE", "SIGNATURE"]
+
+
+def read_evidence(paths: Iterable[str] = (), text: str | None = None,
+                  signatures: Iterable[SignaturePattern] = ()) -> Evidence:
+    from .textfacts import facts_from_text
+
+    ev = Evidence()
+    sources: list[Source] = []
+    if text is not None:
+        sources.append(text_source(text))
+    scanner = Scanner(signatures)
+
+    def all_sources():
+        yield from sources
+        yield from expand(list(paths), ev.notes)
+
+    scanner.scan(all_sources(), ev)
+    seen: set[str] = set()
+    for name, head in ev.heads:
+        for f in facts_from_text(name, head):
+            if f.key not in seen:
+                seen.add(f.key)
+                ev.facts.append(f)
+    ev.prose = prose_lines(ev.heads)
+    return ev

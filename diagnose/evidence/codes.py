@@ -1,0 +1,73 @@
+"""Error codes in a log line, every family, with the family guessed from the words around them.
+
+Families (the same names as the KB's code families): ``aclnn`` (161xxx/361xxx/561xxx), ``acl``
+(runtime 1xxxxx-5xxxxx such as 107001, 207018, 507033), ``ge`` (145xxx/245xxx/345xxx/545xxx),
+``cann`` (``EZ9999``, ``EI0006``, ``EL0004``, ``EJ0001``, ``E30006``), ``torch_npu`` (``ERR00100``),
+``dcmi`` (``ret is -8005``), ``hccl`` (``HcclResult`` values: ``ret[9]``, ``HCCL ... error code is 7``),
+``fault_event`` (``0x80E01801``).
+"""
+from __future__ import annotations
+
+import re
+
+CANN = re.compile(r"(?<![A-Za-z0-9_])(E[A-Z0-9]\d{4})(?![\w])")
+TORCH_NPU = re.compile(r"(?<![A-Za-z0-9_])(ERR\d{5})(?!\d)")
+SIX_DIGIT = re.compile(
+    r"(?:error\s*code(?:\s*is|\s*:|\s*=)?|errno\s*[:=]?|err(?:or)?_?code\s*[:=]|ret(?:Code|code)?\s*(?:is|[:=])|"
+    r"\bret\s*\[|aclError\s*[:=]?|rtRet\s*[:=]|ERROR\s*:|error\s*:)\s*\[?\s*(\d{6})(?!\d)",
+    re.I)
+DCMI = re.compile(r"(?:\bret\s*(?:is|[:=])|error\s*code\s*(?:is|[:=])?|\(ret\s*=)\s*(-8\d{3})(?!\d)", re.I)
+HCCL_RET = re.compile(r"\bret\s*\[\s*(-?\d{1,3})\s*\]")
+HCCL_CODE = re.compile(r"(?:error\s*code\s*(?:is|:)?|HcclResult\s*[:=]?|hcclRet\s*[:=]?)\s*(\d{1,2})(?!\d)", re.I)
+FAULT_EVENT = re.compile(r"(?<![0-9A-Za-z])(0[xX][0-9A-Fa-f]{8})(?![0-9A-Za-z])")
+HCCL_CONTEXT = re.compile(r"hccl|HCCL|Hccl|ProcessGroupHCCL")
+EVENT_CONTEXT = re.compile(r"event|fault|Fault|alarm|Alarm|EVENT|FAULT")
+
+#: byte literals that announce a code on the line (the scanner's prefilter uses them)
+TRIGGERS = (b"rror code", b"RROR CODE", b"errno", b"rrCode", b"rr_code", b"ret is", b"ret[", b"ret=", b"ret:",
+            b"ret =", b"retCode", b"rtRet", b"aclError", b"HcclResult", b"hcclRet", b"0x8")
+#: block-level regex for CANN and torch_npu codes (literal prefix 'E': scanned at C speed)
+BLOCK_RE = re.compile(rb"E(?:RR\d{5}|[A-Z0-9]\d{4})(?![0-9A-Za-z_])")
+
+
+def six_digit_family(code: str) -> str:
+    if code[:3] in ("161", "361", "561"):
+        return "aclnn"
+    if code[1:3] == "45" and code[0] in "1235":
+        return "ge"
+    return "acl"
+
+
+def extract(line: str) -> list[tuple[str, str]]:
+    """(family, code) pairs found on ``line``, in order, without duplicates."""
+    out: list[tuple[str, str]] = []
+
+    def add(fam: str, code: str) -> None:
+        item = (fam, code)
+        if item not in out:
+            out.append(item)
+
+    if "E" in line:
+        for m in TORCH_NPU.finditer(line):
+            add("torch_npu", m.group(1))
+        for m in CANN.finditer(line):
+            c = m.group(1)
+            if c.startswith("ERR") or c[1:].isdigit() and c[1] == "0":
+                continue
+            add("cann", c)
+    low = line.lower()
+    if "code" in low or "ret" in low or "errno" in low or "error" in low or "acl" in low:
+        for m in SIX_DIGIT.finditer(line):
+            add(six_digit_family(m.group(1)), m.group(1))
+        for m in DCMI.finditer(line):
+            add("dcmi", m.group(1))
+        if HCCL_CONTEXT.search(line):
+            for m in HCCL_RET.finditer(line):
+                add("hccl", m.group(1))
+            for m in HCCL_CODE.finditer(line):
+                add("hccl", m.group(1))
+    if "0x" in line or "0X" in line:
+        if EVENT_CONTEXT.search(line):
+            for m in FAULT_EVENT.finditer(line):
+                add("fault_event", "0x" + m.group(1)[2:].upper())
+    return out

@@ -1,0 +1,279 @@
+"""Streaming scan of inputs into Evidence.
+
+Each input is read in blocks that end on a line boundary (a line longer than MAX_LINE is cut),
+so memory stays flat whatever the file size. In each block a prefilter finds which trigger
+literals occur (signature literals, code markers, error words, CANN cause headers); only the
+lines holding one are decoded, cleaned, checked against the signature regexes and kept,
+deduplicated across ranks and files. The first HEAD_BYTES of every input are also kept as text
+for facts (version strings, npu-smi tables) and for the free sentences of a pasted issue.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from . import clean as cl
+from . import codes as codes_mod
+from .model import CAUSE, CODE, ERROR, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote
+from .prefilter import Prefilter
+from .sources import Source, looks_binary
+
+BLOCK = 4 << 20
+MAX_LINE = 1 << 20          # a longer line is cut into pieces of this size
+MAX_KEEP = 2000             # characters of a line kept for display and matching
+REGEX_WINDOW = 4000         # a signature regex runs on this window around its literal in a long line
+HEAD_BYTES = 1 << 20        # per input, kept for facts and prose
+HEAD_TOTAL = 4 << 20
+MAX_DISTINCT = 20000        # distinct kept lines; beyond it only signature and code lines are kept
+MAX_GENERIC_HITS = 200000   # generic error-word lines examined; then the error words are dropped
+
+ERROR_WORDS = (b"rror", b"RROR", b"ailed", b"FAIL", b"ailure", b"xception", b"Traceback", b"Killed",
+               b"Segmentation fault", b"core dumped", b"imed out", b"imeout", b"Abort", b"abort",
+               b"not found", b"No such file", b"denied", b"annot ", b"nable to", b"not supported",
+               "报错".encode(), "失败".encode(), "错误".encode(), "异常".encode())
+CAUSE_WORDS = (b"Possible Cause", b"Solution:", b"Reason:", b"Possible cause", "可能原因".encode(), "处理建议".encode(),
+               "解决方法".encode())
+ERROR_LINE = re.compile(
+    r"error|fail|exception|traceback|killed|segmentation fault|core dumped|timed? ?out|abort|not found|"
+    r"no such file|denied|cannot |unable to|not supported|报错|失败|错误|异常", re.I)
+BENIGN_ERROR = re.compile(r"\b0 errors?\b|error_?count[=:]\s*0\b|errors?:\s*0\b|no errors?", re.I)
+PROSE_SKIP = re.compile(r"^\s*(?:[\[(<|+]|\S+\.(?:py|cc|cpp|h):\d+|at |File \"|\d{2,4}[-/:])")
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+@dataclass
+class SignaturePattern:
+    """What the scanner needs of a KB signature: the literal and the compiled regex."""
+    index: int
+    literal: str
+    regex: re.Pattern[str]
+
+
+class Scanner:
+    def __init__(self, signatures: Iterable[SignaturePattern] = ()):
+        self.signatures = list(signatures)
+        self.by_literal: dict[bytes, list[SignaturePattern]] = {}
+        for s in self.signatures:
+            self.by_literal.setdefault(s.literal.encode("utf-8"), []).append(s)
+        self.kind_of: dict[bytes, str] = {}
+        for t in ERROR_WORDS:
+            self.kind_of[t] = ERROR
+        for t in codes_mod.TRIGGERS:
+            self.kind_of[t] = CODE
+        for t in CAUSE_WORDS:
+            self.kind_of[t] = CAUSE
+        for t in self.by_literal:
+            self.kind_of[t] = SIGNATURE
+        self._generic_hits = 0
+
+    # -- public --------------------------------------------------------------------------------
+    def scan(self, sources: Iterable[Source], evidence: Evidence | None = None) -> Evidence:
+        ev = evidence or Evidence()
+        state = _State(ev)
+        for src in sources:
+            ev.inputs.append(src.name)
+            self._scan_source(src, state)
+        ev.lines = list(state.lines.values())
+        ev.lines.sort(key=lambda ln: ln.order)
+        ev.codes = list(state.codes.values())
+        ev.causes = [ln for ln in ev.lines if CAUSE in ln.kinds]
+        ev.heads = state.heads
+        return ev
+
+    # -- one input -----------------------------------------------------------------------------
+    def _scan_source(self, src: Source, st: "_State") -> None:
+        ev = st.ev
+        try:
+            stream = src.open()
+        except OSError as exc:
+            ev.notes.append(InputNote(src.name, "error", f"cannot open: {exc.strerror or exc}"))
+            return
+        prefilter = Prefilter(list(self.kind_of))
+        lineno = 1
+        carry = b""
+        first = True
+        size = 0
+        head_left = min(HEAD_BYTES, max(0, HEAD_TOTAL - st.head_used))
+        head = []
+        cut_lines = 0
+        last_time = ""
+        try:
+            with stream:
+                while True:
+                    try:
+                        chunk = stream.read(BLOCK)
+                    except (OSError, EOFError) as exc:
+                        ev.notes.append(InputNote(src.name, "error",
+                                                  f"stopped reading after {size} bytes: {exc}"))
+                        chunk = b""
+                    if first:
+                        first = False
+                        if not chunk:
+                            ev.notes.append(InputNote(src.name, "warning", "empty input"))
+                            return
+                        if looks_binary(chunk):
+                            ev.notes.append(InputNote(src.name, "warning",
+                                                      "skipped: binary data (not a text log; UTF-16 files must be converted to UTF-8)"))
+                            return
+                    size += len(chunk)
+                    if chunk:
+                        data = carry + chunk if carry else chunk
+                        cut = data.rfind(b"\n")
+                        if cut < 0:
+                            if len(data) < MAX_LINE:
+                                carry = data
+                                continue
+                            cut = len(data) - 1
+                            cut_lines += 1
+                        block, carry = data[:cut + 1], data[cut + 1:]
+                    else:
+                        if not carry:
+                            break
+                        block, carry = carry, b""
+                    if head_left > 0:
+                        take = block[:head_left]
+                        head.append(take)
+                        head_left -= len(take)
+                    lineno, last_time = self._scan_block(block, src.name, lineno, last_time, prefilter, st)
+                    if not chunk:
+                        break
+        except (OSError, EOFError, ValueError) as exc:  # gzip corruption, unreadable pipes
+            ev.notes.append(InputNote(src.name, "error", f"stopped reading: {exc}"))
+        ev.bytes_read += size
+        ev.lines_read += lineno - 1
+        if cut_lines:
+            ev.notes.append(InputNote(src.name, "info", f"{cut_lines} line(s) longer than {MAX_LINE >> 20} MiB were cut"))
+        if head:
+            text = b"".join(head).decode("utf-8", "replace")
+            st.head_used += len(text)
+            st.heads.append((src.name, text))
+
+    def _scan_block(self, block: bytes, name: str, lineno: int, last_time: str, prefilter: Prefilter,
+                    st: "_State") -> tuple[int, str]:
+        found = prefilter.present(block)
+        if st.generic_off:
+            found = [t for t in found if self.kind_of[t] != ERROR]
+        starts: dict[int, set[bytes]] = {}
+        for trig in found:
+            pos = block.find(trig)
+            while pos >= 0:
+                s = block.rfind(b"\n", 0, pos) + 1
+                starts.setdefault(s, set()).add(trig)
+                e = block.find(b"\n", pos)
+                if e < 0:
+                    break
+                pos = block.find(trig, e)
+        for m in codes_mod.BLOCK_RE.finditer(block):
+            s = block.rfind(b"\n", 0, m.start()) + 1
+            starts.setdefault(s, set()).add(b"")
+        n_lines = block.count(b"\n") + (0 if block.endswith(b"\n") else 1)
+        if not starts:
+            return lineno + n_lines, last_time
+        prev = 0
+        for s in sorted(starts):
+            lineno += block.count(b"\n", prev, s)
+            prev = s
+            e = block.find(b"\n", s)
+            raw_b = block[s:e if e >= 0 else len(block)]
+            self._line(raw_b, starts[s], name, lineno, st)
+        lineno += block.count(b"\n", prev)
+        if not block.endswith(b"\n"):
+            lineno += 1
+        return lineno, last_time
+
+    def _line(self, raw_b: bytes, trigs: set[bytes], name: str, lineno: int, st: "_State") -> None:
+        kinds: set[str] = set()
+        sig_hits: list[int] = []
+        full = raw_b.decode("utf-8", "replace").rstrip("\r")
+        for trig in trigs:
+            kind = self.kind_of.get(trig, CODE)
+            if kind == SIGNATURE:
+                lit = trig.decode("utf-8", "replace")
+                for sp in self.by_literal[trig]:
+                    text = full
+                    if len(full) > REGEX_WINDOW:
+                        i = full.find(lit)
+                        text = full[max(0, i - REGEX_WINDOW // 2): i + len(lit) + REGEX_WINDOW // 2]
+                    if sp.regex.search(text):
+                        sig_hits.append(sp.index)
+            elif kind == ERROR:
+                self._generic_hits += 1
+                if self._generic_hits > MAX_GENERIC_HITS:
+                    st.generic_off = True
+                kinds.add(ERROR)
+            else:
+                kinds.add(kind)
+        raw = full[:MAX_KEEP]
+        codes = codes_mod.extract(full if len(full) <= REGEX_WINDOW else full[:REGEX_WINDOW])
+        if codes:
+            kinds.add(CODE)
+        else:
+            kinds.discard(CODE)
+        if sig_hits:
+            kinds.add(SIGNATURE)
+        cleaned = cl.clean(raw)
+        if ERROR in kinds and (BENIGN_ERROR.search(cleaned) or not ERROR_LINE.search(cleaned)):
+            kinds.discard(ERROR)
+        if not kinds:
+            return
+        key = cl.dedupe_key(cleaned)
+        rank = cl.rank_of(raw)
+        time = cl.line_time(raw)
+        if time:
+            st.last_time[name] = time
+        else:
+            time = st.last_time.get(name, "")
+        ln = st.lines.get(key)
+        if ln is not None:
+            ln.count += 1
+            if rank:
+                ln.ranks.add(rank)
+            if time and (not ln.time or time < ln.time):
+                ln.time = time
+            for ck in codes:
+                if ck in st.codes:
+                    st.codes[ck].count += 1
+            return
+        if len(st.lines) >= MAX_DISTINCT and not (kinds & {SIGNATURE, CODE}):
+            return
+        st.order += 1
+        ln = EvidenceLine(source=name, line=lineno, text=cleaned[:MAX_KEEP], raw=raw, order=st.order, time=time,
+                          kinds=kinds, codes=codes, signatures=sorted(set(sig_hits)))
+        if rank:
+            ln.ranks.add(rank)
+        st.lines[key] = ln
+        for fam, code in codes:
+            ck = (fam, code)
+            hit = st.codes.get(ck)
+            if hit is None:
+                st.codes[ck] = CodeHit(fam, code, name, lineno, cleaned[:300], 1, st.order)
+            else:
+                hit.count += 1
+
+
+class _State:
+    def __init__(self, ev: Evidence):
+        self.ev = ev
+        self.lines: dict[str, EvidenceLine] = {}
+        self.codes: dict[tuple[str, str], CodeHit] = {}
+        self.order = 0
+        self.head_used = 0
+        self.heads: list[tuple[str, str]] = []
+        self.last_time: dict[str, str] = {}
+        self.generic_off = False
+
+
+def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
+    """Sentences written by a person (an issue body, a --text description), not log lines."""
+    out: list[str] = []
+    for _name, text in heads:
+        for line in text.splitlines():
+            s = line.strip()
+            if not (4 <= len(s) <= 400) or PROSE_SKIP.match(s):
+                continue
+            if CJK.search(s) or (len(s.split()) >= 4 and sum(c.isalpha() or c == " " for c in s) > 0.8 * len(s)):
+                out.append(s)
+                if len(out) >= limit:
+                    return out
+    return out

@@ -1,0 +1,138 @@
+"""Facts found inside pasted text: tool outputs (npu-smi tables, collect_env, version files, DCMI
+messages; parsed by ``ascend_doctor.diagnose.parsers.find_blocks``) and version strings written
+in prose (``CANN 8.3.RC1``, ``torch_npu 2.7.1``, ``vllm-ascend v0.9.1``, ``驱动 25.5.0``).
+
+Every fact's source is ``text:<input>:<line>``. Keys follow docs/facts.md.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ascend_doctor.rules.facts import Fact
+
+VERSION = r"v?(\d+\.\d+(?:\.(?:RC\d+|rc\d+|\d+|T\d+))?(?:\.(?:alpha|beta|rc|post|dev|b|B)?\d+)*(?:rc\d+)?(?:\+[\w.]+)?)"
+PROSE_VERSIONS = [
+    ("cann.version", re.compile(r"\bCANN(?:[ _-]?(?:toolkit|版本|version))?\s*[:=：]?\s*(?:版本\s*)?v?(\d+\.\d+\.(?:RC\d+|rc\d+|\d+)(?:\.alpha\d+|\.beta\d+)?)", re.I)),
+    ("pkg.torch_npu", re.compile(r"\btorch[_-]npu\s*(?:[:=：]|==|version)?\s*" + VERSION, re.I)),
+    ("pkg.torch", re.compile(r"\b(?:torch|pytorch)(?![_-]npu|\w)\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
+    ("pkg.vllm_ascend", re.compile(r"\bvllm[_-]ascend\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
+    ("pkg.vllm", re.compile(r"\bvllm(?![_-]ascend|\w)\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
+    ("pkg.sglang", re.compile(r"\bsglang\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
+    ("mindie.version", re.compile(r"\bMindIE\s*(?:[:=：]|version:?)?\s*v?(\d+\.\d+\.(?:RC\d+|T\d+|\d+)(?:\.\w+)?)", re.I)),
+    ("driver.version", re.compile(r"(?:\b(?:driver|HDK)|驱动)\s*(?:version|版本)?\s*[:=：]?\s*v?(\d{2}\.\d+\.(?:rc\d+|RC\d+|\d+)(?:\.\w+)?)", re.I)),
+    ("firmware.version", re.compile(r"(?:\bfirmware|固件)\s*(?:version|版本)?\s*[:=：]?\s*v?(\d+\.\d+\.\d+\.\d+\.\d+)", re.I)),
+    ("kernel.release", re.compile(r"(?:\bkernel|内核|uname -r\W*)\s*(?:version|版本)?\s*[:=：]?\s*(\d+\.\d+\.\d+-[\w.\-]+|\d+\.\d+(?:\.\d+)?)(?![\w.])", re.I)),
+]
+PRODUCT = [
+    (re.compile(r"800I\s*A3|800T\s*A3|A3\b|910_93|910C\b", re.I), "a3"),
+    (re.compile(r"800[IT]\s*A2|\bA2\b|910B\d?\b", re.I), "a2"),
+    (re.compile(r"300I\s*(?:Duo|Pro)|310P\d?\b", re.I), "310p"),
+    (re.compile(r"200I\s*(?:DK\s*)?A2|310B\d?\b|Orange\s*Pi\s*AI\s*Pro", re.I), "310b"),
+]
+
+
+def family_of_chip(name: str) -> str:
+    n = name.replace(" ", "")
+    low = n.lower()
+    if "910_93" in low or low.startswith("910c"):
+        return "a3"
+    if low.startswith(("910b", "ascend910b")):
+        return "a2"
+    if low.startswith(("310p", "ascend310p")):
+        return "310p"
+    if low.startswith(("310b", "ascend310b")):
+        return "310b"
+    if low.startswith(("910", "ascend910")):
+        return "910"
+    if low.startswith(("310", "ascend310")):
+        return "310"
+    return "unknown"
+
+
+def _src(name: str, line: int) -> str:
+    return f"text:{name}:{line}"
+
+
+def _block_facts(name: str, block, out: dict[str, Fact]) -> None:
+    r = block.result
+    src = _src(name, block.start_line)
+    if not r.ok or not r.value:
+        return
+    v: dict[str, Any] = r.value
+    kind = block.kind
+
+    def put(key: str, value: Any) -> None:
+        if value not in (None, "", [], {}):
+            out.setdefault(key, Fact(key, value, source=src))
+
+    if kind == "npu-smi-info":
+        put("npu_smi.info", v)
+        devs = v.get("devices") or []
+        put("npu.devices", devs)
+        if devs:
+            put("npu.count", len(devs))
+            name0 = next((d.get("name") for d in devs if d.get("name")), "")
+            put("npu.chip_name", name0)
+            if name0:
+                put("hardware.family", family_of_chip(name0))
+            put("npu.health", [{"npu_id": d.get("npu_id"), "chip_id": d.get("chip_id"), "health": d.get("health")} for d in devs])
+        put("npu.processes", v.get("processes"))
+        put("driver.version", v.get("driver_version"))
+    elif kind == "collect-env":
+        for pkg, ver in (v.get("packages") or {}).items():
+            put(f"pkg.{pkg}", ver)
+        for k, val in (v.get("env") or {}).items():
+            put(f"env.{k}", val)
+        put("kernel.release", v.get("kernel_release"))
+        put("arch", v.get("arch"))
+        put("python.version", v.get("python_version"))
+        if isinstance(v.get("cann"), dict):
+            put("cann.version", v["cann"].get("version"))
+        if isinstance(v.get("npu_smi"), dict):
+            _block_facts(name, type(block)("npu-smi-info", block.start_line, block.end_line,
+                                           type(r)("npu-smi-info", value=v["npu_smi"])), out)
+    elif kind == "toolkit-install-info":
+        put("cann.version", v.get("version"))
+        put("cann.layout", v.get("layout"))
+    elif kind == "driver-version-info":
+        put("driver.version", v.get("version"))
+    elif kind == "firmware-version-info":
+        put("firmware.version", v.get("version"))
+    elif kind == "nnal-version-info":
+        put("nnal.atb.version", v.get("version"))
+    elif kind == "mindie-version-info":
+        put("mindie.version", v.get("version"))
+    elif kind == "dcmi-error":
+        put("npu_smi.dcmi_error", v.get("code"))
+    elif kind in ("npu-smi-board",):
+        put("npu.compatibility", v.get("compatibility"))
+        put("firmware.version", v.get("firmware_version"))
+        put("driver.version", v.get("software_version"))
+    elif kind == "uname":
+        put("kernel.release", v.get("release"))
+        put("arch", v.get("arch"))
+
+
+def facts_from_text(name: str, text: str) -> list[Fact]:
+    """Facts in one input's text (its first MiB): tool outputs first, then prose version strings."""
+    from ascend_doctor.diagnose.parsers.blocks import find_blocks
+
+    out: dict[str, Fact] = {}
+    for block in find_blocks(text):
+        _block_facts(name, block, out)
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if len(line) > 2000:
+            continue
+        for key, pat in PROSE_VERSIONS:
+            if key in out:
+                continue
+            m = pat.search(line)
+            if m:
+                out[key] = Fact(key, m.group(1), source=_src(name, lineno))
+        if "hardware.family" not in out:
+            for pat, fam in PRODUCT:
+                if pat.search(line):
+                    out["hardware.family"] = Fact("hardware.family", fam, source=_src(name, lineno))
+                    break
+    return list(out.values())
