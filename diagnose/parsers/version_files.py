@@ -148,7 +148,7 @@ def parse_mindie_version_info(text: str) -> ParseResult:
     version = low.get("ascend-mindie")
     if version is not None:
         version = re.sub(r"^MindIE\s+", "", version, flags=re.I) or None
-    comps = {k: v for k, v in low.items() if k.startswith("mindie-") and v}
+    comps = {k: v for k, v in low.items() if re.fullmatch(r"mindie-[a-z]+", k) and v}
     atb_models = low.get("atb-models version")
     if version is None and not comps and atb_models is None:
         return unparsed(kind, "no 'Ascend-mindie :', 'mindie-*:' or 'ATB-Models Version :' line")

@@ -1,0 +1,57 @@
+"""Probes: each looks at one part of a machine through a ``System`` and returns facts.
+
+``collect(system, python=None, timeout=10)`` runs every probe concurrently (one thread each), so a run
+takes about as long as its slowest probe; a probe that fails or hangs never stops the others. Each
+fact carries the time its probe spent observing the machine (the sum of its System calls).
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import Callable
+
+from ...rules.facts import ERROR, Fact, FactSet
+from ..system import System
+from . import derived, host, npu_smi, python_stack, versions
+from .base import Context
+
+PROBES: dict[str, Callable[[Context], list[Fact]]] = {
+    "npu_smi": npu_smi.probe,
+    "driver": versions.driver,
+    "cann": versions.cann,
+    "nnal_mindie": versions.nnal_mindie,
+    "python": python_stack.probe,
+    "os": host.os_kernel,
+    "container": host.container,
+    "user": host.user,
+    "env": host.environment,
+    "npu_holders": host.npu_holders,
+}
+
+
+def _run_one(name: str, fn: Callable[[Context], list[Fact]], ctx: Context) -> list[Fact]:
+    ctx.system.take_duration_ms()          # a reused thread starts from zero
+    try:
+        facts = fn(ctx)
+    except Exception as exc:  # noqa: BLE001 - one broken probe must not stop the others
+        ms = ctx.system.take_duration_ms()
+        return [Fact(f"probe.{name}", None, ERROR, f"probe {name}", f"probe failed: {type(exc).__name__}: {exc}",
+                     duration_ms=ms)]
+    ms = ctx.system.take_duration_ms()
+    return [replace(f, duration_ms=ms) for f in facts]
+
+
+def collect(system: System, python: str | None = None, timeout: float = 10.0,
+            only: list[str] | None = None) -> FactSet:
+    ctx = Context(system=system, python=python, timeout=timeout)
+    chosen = {n: f for n, f in PROBES.items() if only is None or n in only}
+    fs = FactSet(origin=system.origin)
+    with ThreadPoolExecutor(max_workers=len(chosen) or 1, thread_name_prefix="probe") as pool:
+        results = list(pool.map(lambda item: _run_one(item[0], item[1], ctx), chosen.items()))
+    for facts in results:
+        fs.extend(facts)
+    fs.extend(derived.derive(fs))
+    return fs
+
+
+__all__ = ["PROBES", "collect", "Context"]

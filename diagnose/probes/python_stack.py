@@ -1,0 +1,57 @@
+"""The Python stack of a target interpreter, from package metadata (nothing is imported)."""
+from __future__ import annotations
+
+import json
+import sys
+
+from .base import ERROR, OK, UNPARSED, Context, Fact, bad, command_status, ok
+
+PACKAGES = ("torch", "torch_npu", "vllm", "vllm_ascend", "sglang", "numpy", "transformers", "triton_ascend",
+            "mindie_llm", "mindie_service", "mindie_torch", "mindie_rt", "mindie_sd")
+
+# The first line is a marker that lets simulated machines recognise this command.
+SCRIPT = """#ascend-doctor:packages
+import json, platform, re, sys
+try:
+    from importlib import metadata
+except ImportError:
+    metadata = None
+pkgs = {}
+if metadata is not None:
+    for d in metadata.distributions():
+        try:
+            name = d.metadata["Name"]
+        except Exception:
+            continue
+        if name:
+            key = re.sub(r"[-_.]+", "_", name).lower()
+            if key in WANTED or key.startswith("mindie"):
+                pkgs.setdefault(key, d.version)
+print(json.dumps({"executable": sys.executable, "version": platform.python_version(), "packages": pkgs}))
+""".replace("WANTED", repr(set(PACKAGES)))
+
+
+def probe(ctx: Context) -> list[Fact]:
+    exe = ctx.python or sys.executable
+    cmd = f"{exe} -c <package probe>"
+    r = ctx.system.run([exe, "-c", SCRIPT], timeout=ctx.timeout)
+    status, detail = command_status(r)
+    keys = ["python.executable", "python.version"] + [f"pkg.{p}" for p in PACKAGES]
+    if status != OK:
+        return [bad(k, status, cmd, detail) for k in keys]
+    try:
+        data = json.loads(r.stdout.strip().splitlines()[-1])
+        packages = {str(k): str(v) for k, v in data["packages"].items()}
+        version, executable = str(data["version"]), str(data["executable"])
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+        return [bad(k, UNPARSED, cmd, f"unexpected output from the interpreter: {exc}") for k in keys]
+    facts = [ok("python.executable", executable, cmd), ok("python.version", version, cmd)]
+    for p in sorted(set(PACKAGES) | set(packages)):
+        if p in packages:
+            facts.append(ok(f"pkg.{p}", packages[p], cmd))
+        else:
+            facts.append(Fact(f"pkg.{p}", None, "missing", cmd, f"{p} is not installed for {executable}"))
+    return facts
+
+
+__all__ = ["probe", "PACKAGES", "SCRIPT", "ERROR"]
