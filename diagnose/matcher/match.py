@@ -1,0 +1,249 @@
+"""Evidence x knowledge base (+ facts) -> ranked Findings.
+
+Score of a problem (0-1), from independent signals combined as 1 - prod(1 - s):
+- each distinct signature of the problem that matched a line: its weight (0-1);
+- each error code found that the KB links to the problem: CODE_WEIGHT / sqrt(number of problems the
+  code is linked to), so a generic code (507033, -8005, EZ9999) gives little on its own and the other
+  evidence decides between its causes; a code range (561xxx) counts half;
+- symptom phrases (rapidfuzz over normalised text: English, Chinese and synonyms) in the sentences a
+  person wrote (at most PROSE_MAX) and in error lines (at most LOG_SYMPTOM_MAX);
+then environment facts: ``confirm_when`` true raises the score, ``rule_out_when`` true divides it,
+a problem for other hardware than the one the facts show is halved.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ascend_doctor.diagnose.evidence import CODE, ERROR, SIGNATURE, Evidence
+from ascend_doctor.rules.facts import FactSet
+
+from .model import CodeSummary, Diagnosis, Finding, Support
+from .signatures import compile_signatures
+
+CODE_WEIGHT = 0.45
+PROSE_MAX = 0.45          # symptoms in words a person wrote
+LOG_SYMPTOM_MAX = 0.3     # symptoms matched by log lines (signatures do the real work there)
+SYMPTOM_THRESHOLD = 78
+CONFIRM_BOOST = 0.35      # share of the remaining distance to 1
+RULE_OUT_FACTOR = 0.25
+OTHER_HARDWARE_FACTOR = 0.5
+MIN_SCORE = 0.12
+MAX_SUPPORT = 8
+
+
+class Matcher:
+    def __init__(self, kb):
+        self.kb = kb
+        self.compiled = compile_signatures(kb.signatures())
+        self.problems = {p.id: p for p in kb.problems()}
+        self.norm = kb.normalizer
+        self._symptoms: list[tuple[str, str, str]] | None = None   # (problem id, original, normalised)
+
+    @property
+    def patterns(self):
+        return self.compiled.patterns
+
+    # -- signals ---------------------------------------------------------------------------------
+    def _symptom_index(self) -> list[tuple[str, str, str]]:
+        if self._symptoms is None:
+            out = []
+            for p in self.problems.values():
+                for lang, items in p.symptoms.items():
+                    for s in items:
+                        n = " ".join(self.norm.normalize(s).split())
+                        if len(self.norm.terms(s)) >= 2:
+                            out.append((p.id, s, n))
+            self._symptoms = out
+        return self._symptoms
+
+    def _symptom_hits(self, queries: list[tuple[str, Any]], cap: float) -> dict[str, list[Support]]:
+        """queries: (text, EvidenceLine | None). Best match per problem and query."""
+        from rapidfuzz import fuzz, process
+
+        index = self._symptom_index()
+        if not queries or not index:
+            return {}
+        qn = [" ".join(self.norm.normalize(q[:400]).split()) for q, _ in queries]
+        choices = [n for _, _, n in index]
+        out: dict[str, list[Support]] = {}
+        best: dict[str, float] = {}
+        for qi, q in enumerate(qn):
+            for _choice, a, ci in process.extract(q, choices, scorer=fuzz.token_set_ratio,
+                                                  score_cutoff=SYMPTOM_THRESHOLD, limit=None):
+                # both views must agree: token overlap alone over-matches long lines
+                b = fuzz.partial_ratio(q, choices[ci])
+                r = (a + b) / 2
+                if b < SYMPTOM_THRESHOLD - 10 or r < SYMPTOM_THRESHOLD:
+                    continue
+                pid, orig, _ = index[ci]
+                w = cap * min(1.0, (r - SYMPTOM_THRESHOLD) / (100 - SYMPTOM_THRESHOLD) * 0.6 + 0.4)
+                if w <= best.get(pid, 0):
+                    continue
+                best[pid] = w
+                text, ln = queries[qi]
+                out[pid] = [Support("symptom", ln.source if ln else "<text>", ln.line if ln else 0,
+                                    ln.text if ln else text[:300], w, detail=f"like '{orig}' ({r:.0f})",
+                                    order=ln.order if ln else 0, time=ln.time if ln else "")]
+        return out
+
+    # -- main ------------------------------------------------------------------------------------
+    def match(self, ev: Evidence, facts: FactSet | None = None, lang: str = "en") -> Diagnosis:
+        facts = facts or FactSet()
+        supports: dict[str, list[Support]] = {}
+
+        def add(pid: str, s: Support) -> None:
+            if pid in self.problems:
+                supports.setdefault(pid, []).append(s)
+
+        # signatures
+        for ln in ev.lines:
+            if SIGNATURE not in ln.kinds:
+                continue
+            for idx in ln.signatures:
+                pid = self.compiled.problem_of[idx]
+                add(pid, Support("signature", ln.source, ln.line, ln.text, self.compiled.weight_of[idx],
+                                 detail=f"signature {idx}", count=ln.count, ranks=sorted(ln.ranks), time=ln.time,
+                                 order=ln.order))
+        # codes
+        code_summaries: list[CodeSummary] = []
+        for hit in sorted(ev.codes, key=lambda h: h.order):
+            linked, ranged, meaning = self._code_links(hit.family, hit.code)
+            code_summaries.append(CodeSummary(hit.family, hit.code, hit.count, hit.source, hit.line, hit.text,
+                                              meaning, sorted(linked | ranged)))
+            n = len(linked) + len(ranged)
+            for pid in linked | ranged:
+                w = CODE_WEIGHT / math.sqrt(n) * (0.5 if pid in ranged and pid not in linked else 1.0)
+                ln = self._line_of(ev, hit)
+                add(pid, Support("code", hit.source, hit.line, hit.text, w,
+                                 detail=f"{hit.code} ({hit.family}) links {n} known problem(s)", count=hit.count,
+                                 time=ln.time if ln else "", order=hit.order))
+        # symptoms
+        prose = [(p, None) for p in ev.prose[:100]]
+        for pid, ss in self._symptom_hits(prose, PROSE_MAX).items():
+            for s in ss:
+                add(pid, s)
+        errs = [ln for ln in ev.lines if ln.kinds & {ERROR, CODE} and not ln.signatures][:40]
+        for pid, ss in self._symptom_hits([(ln.text, ln) for ln in errs], LOG_SYMPTOM_MAX).items():
+            for s in ss:
+                add(pid, s)
+
+        findings = [self._score(pid, ss, facts) for pid, ss in supports.items()]
+        findings = [f for f in findings if f.score >= MIN_SCORE]
+        findings.sort(key=lambda f: (-f.score, min((s.time or "~", s.order) for s in f.support), f.id))
+        decisive = self._decisive(ev, findings)
+        diag = Diagnosis(findings=findings, codes=code_summaries, facts=list(facts), decisive=decisive,
+                         first_errors=ev.first_errors(5), causes=ev.causes[:10], notes=ev.notes, inputs=ev.inputs,
+                         bytes_read=ev.bytes_read, lines_read=ev.lines_read)
+        if not findings or findings[0].score < 0.5:
+            diag.suggestion = suggest_query(ev, code_summaries)
+        return diag
+
+    def _line_of(self, ev: Evidence, hit):
+        for ln in ev.lines:
+            if ln.source == hit.source and ln.line == hit.line:
+                return ln
+        return None
+
+    def _code_links(self, family: str, code: str) -> tuple[set[str], set[str], dict[str, str]]:
+        exact: set[str] = set()
+        ranged: set[str] = set()
+        meaning: dict[str, str] = {}
+        fam = family if family in ("hccl", "dcmi", "fault_event") else None
+        entries = self.kb.codes(code, family=fam)
+        for c in entries:
+            if not meaning and c.meaning.get("en"):
+                meaning = c.meaning
+            (ranged if c.is_pattern else exact).update(c.problems)
+        if fam is None or family in ("dcmi",):
+            exact.update(p for p in self.kb.problems_for_code(code) if p not in ranged)
+        ranged -= exact
+        return exact, ranged, meaning
+
+    def _score(self, pid: str, ss: list[Support], facts: FactSet) -> Finding:
+        p = self.problems[pid]
+        # one contribution per distinct signature / code / symptom
+        best: dict[tuple[str, str], float] = {}
+        for s in ss:
+            k = (s.kind, s.detail if s.kind != "symptom" else "symptom")
+            best[k] = max(best.get(k, 0.0), s.weight)
+        parts: dict[str, float] = {}
+        for (kind, _), w in best.items():
+            parts[kind] = 1 - (1 - parts.get(kind, 0.0)) * (1 - w)
+        score = 1.0
+        for v in parts.values():
+            score *= 1 - v
+        score = 1 - score
+        f = Finding(pid, p, score, parts=parts)
+        ctx = None
+        if len(facts):
+            from ascend_doctor.rules.conditions import Context, evaluate
+
+            ctx = Context(facts, compat=self.kb.compat)
+            if p.confirm_when:
+                out = _safe_eval(evaluate, p.confirm_when, ctx)
+                if out is not None and out.value is True:
+                    f.confirmed_by = out.notes or ["confirm_when holds"]
+                    score = score + (1 - score) * CONFIRM_BOOST
+            if p.rule_out_when:
+                out = _safe_eval(evaluate, p.rule_out_when, ctx)
+                if out is not None and out.value is True:
+                    f.ruled_out_by = out.notes or ["rule_out_when holds"]
+                    score *= RULE_OUT_FACTOR
+            fam = facts.value("hardware.family")
+            if fam and fam != "unknown" and p.hardware and "any" not in p.hardware and fam not in p.hardware:
+                f.ruled_out_by.append(f"hardware.family = {fam}, the problem concerns {', '.join(p.hardware)}")
+                score *= OTHER_HARDWARE_FACTOR
+        f.score = round(min(score, 0.99), 3)
+        ss = sorted(ss, key=lambda s: (-_kind_rank(s.kind), -s.weight, s.time or "~", s.order))
+        seen: dict[tuple[str, int], Support] = {}
+        kept = []
+        for s in ss:
+            k = (s.source, s.line)
+            if s.line and k in seen:
+                first = seen[k]
+                if s.detail and s.detail not in first.detail:
+                    first.detail = f"{first.detail}; {s.kind}: {s.detail}"
+                continue
+            seen[k] = s
+            kept.append(s)
+        f.support = kept[:MAX_SUPPORT]
+        for note in f.confirmed_by + f.ruled_out_by:
+            f.support.append(Support("fact", "facts", 0, note, 0.0))
+        return f
+
+    def _decisive(self, ev: Evidence, findings: list[Finding]):
+        if findings:
+            top = findings[0]
+            lines = [s for s in top.support if s.kind in ("signature", "code") and s.line]
+            if lines:
+                s = min(lines, key=lambda s: (-_kind_rank(s.kind), s.time or "~", s.order))
+                for ln in ev.lines:
+                    if ln.source == s.source and ln.line == s.line:
+                        return ln
+        first = ev.first_errors(1)
+        return first[0] if first else None
+
+
+def _kind_rank(kind: str) -> int:
+    return {"signature": 3, "code": 2, "symptom": 1}.get(kind, 0)
+
+
+def _safe_eval(evaluate, cond, ctx):
+    try:
+        return evaluate(cond, ctx)
+    except Exception:  # noqa: BLE001 - a bad condition in a user overlay must not stop a diagnosis
+        return None
+
+
+def suggest_query(ev: Evidence, codes: list[CodeSummary]) -> str:
+    """A search query for ``ascend-doctor search`` built from the codes and the first error."""
+    import re
+
+    parts = [c.code for c in codes[:3]]
+    first = ev.first_errors(1)
+    if first:
+        words = re.findall(r"[A-Za-z][A-Za-z_]{3,}|[\u3400-\u9fff]{2,}", first[0].text)
+        stop = {"error", "Error", "ERROR", "Traceback", "most", "recent", "call", "last", "line", "File", "failed"}
+        parts += [w for w in words if w not in stop][:6]
+    return " ".join(dict.fromkeys(parts))
