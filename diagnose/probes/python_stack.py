@@ -28,7 +28,7 @@ if metadata is not None:
             if key in WANTED or key.startswith("mindie"):
                 pkgs.setdefault(key, d.version)
 print(json.dumps({"executable": sys.executable, "version": platform.python_version(), "packages": pkgs}))
-""".replace("WANTED", repr(set(PACKAGES)))
+""".replace("WANTED", repr(tuple(sorted(PACKAGES))))
 
 
 def probe(ctx: Context) -> list[Fact]:

@@ -1,0 +1,72 @@
+"""``ascend-doctor parse FILE|-``: structured result of a pasted npu-smi / version / collect_env output."""
+from __future__ import annotations
+
+NAME = "parse"
+HELP = "parse a pasted tool output (npu-smi info, -t board, version.info, collect_env, ...) into structured data"
+
+
+def add_arguments(parser) -> None:
+    from ...parsers import KINDS
+    from ..options import add_format
+
+    parser.add_argument("file", help="file to read, or - for standard input")
+    parser.add_argument("--kind", choices=("auto",) + KINDS, default="auto",
+                        help="what the text is (default: auto, find every known block in it)")
+    add_format(parser, default="json")
+
+
+def _read(path: str) -> str:
+    import sys
+
+    from ..errors import InputError
+
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        else:
+            with open(path, "rb") as f:
+                data = f.read(64 * 1024 * 1024)
+    except FileNotFoundError as exc:
+        raise InputError(f"file not found: {path}") from exc
+    except IsADirectoryError as exc:
+        raise InputError(f"{path} is a directory") from exc
+    except PermissionError as exc:
+        raise InputError(f"permission denied: {path}") from exc
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return data.decode("utf-8", errors="replace")
+
+
+def run(args) -> int:
+    import json
+
+    from ...parsers import find_blocks, parse
+    from ...render.console import esc, make_console
+
+    text = _read(args.file)
+    if args.kind == "auto":
+        blocks = [b.to_dict() for b in find_blocks(text)]
+    else:
+        r = parse(text, args.kind)
+        lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        blocks = [{"kind": r.kind, "start_line": 1, "end_line": max(lines, 1),
+                   **{k: v for k, v in r.to_dict().items() if k != "kind"}}]
+    found = any(b["status"] == "ok" for b in blocks)
+    if args.format == "json":
+        print(json.dumps({"file": args.file, "blocks": blocks}, ensure_ascii=False, indent=2))
+        return 0 if found else 1
+    console = make_console()
+    if not blocks:
+        console.print("No known tool output found in the text.")
+        return 1
+    for b in blocks:
+        head = f"[bold]{esc(b['kind'])}[/bold] lines {b['start_line']}-{b['end_line']}: {esc(b['status'])}"
+        console.print(head)
+        if b["status"] != "ok":
+            console.print(f"  [yellow]{esc(b.get('reason', ''))}[/yellow]")
+            continue
+        for line in json.dumps(b["value"], ensure_ascii=False, indent=2).splitlines():
+            console.print("  " + esc(line))
+        for n in b.get("notes", []):
+            console.print(f"  [dim]note: {esc(n)}[/dim]")
+    return 0 if found else 1

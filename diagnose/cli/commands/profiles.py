@@ -1,0 +1,35 @@
+"""``ascend-doctor profiles``: the bundled simulated machines, one per line, name first."""
+from __future__ import annotations
+
+NAME = "profiles"
+HELP = "list the bundled simulated machines usable with --sim"
+
+
+def add_arguments(parser) -> None:
+    from ..options import add_format
+
+    add_format(parser)
+
+
+def run(args) -> int:
+    import json
+
+    from ...system import ProfileError, list_profiles, load_profile
+    from ..errors import CLIError, EXIT_INTERNAL
+
+    rows = []
+    for name in list_profiles():
+        try:
+            p = load_profile(name)
+        except ProfileError as exc:
+            err = CLIError(f"bundled profile {name} is broken: {exc}")
+            err.exit_code = EXIT_INTERNAL
+            raise err from exc
+        rows.append({"name": p.name, "description": p.description, "expected_problems": p.expected_problems})
+    if args.format == "json":
+        print(json.dumps({"profiles": rows}, ensure_ascii=False, indent=2))
+        return 0
+    width = max((len(r["name"]) for r in rows), default=0)
+    for r in rows:
+        print(f"{r['name']:<{width}}  {r['description']}")
+    return 0

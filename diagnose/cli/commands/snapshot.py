@@ -1,0 +1,52 @@
+"""``ascend-doctor snapshot -o FILE``: record this machine for support (private by default)."""
+from __future__ import annotations
+
+NAME = "snapshot"
+HELP = "record every probe's raw output into one JSON file (replay it with --replay FILE)"
+DESCRIPTION = ("Record every probe's raw output and status on this machine into one versioned JSON file. "
+               "Private by default: only allow-listed environment variables, serial numbers and UUIDs removed, "
+               "no host name unless --include-hostname; the file is readable by you only (mode 0600).")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("-o", "--output", metavar="FILE", required=True, help="snapshot file to write")
+    parser.add_argument("--include-hostname", action="store_true", help="keep the host name in the snapshot")
+    parser.add_argument("--python", metavar="PATH", default=None,
+                        help="Python interpreter whose packages are recorded (default: the current one)")
+    parser.add_argument("--timeout", metavar="SECONDS", type=float, default=10.0,
+                        help="time-out of each command (default 10)")
+    parser.add_argument("--sim", metavar="PROFILE", default=None, help="record a bundled simulated machine instead")
+
+
+def run(args) -> int:
+    import os
+    import sys
+
+    from ...snapshot import take_snapshot, write_snapshot
+    from ...system import ProfileError, SimulatedSystem
+    from ..errors import InputError, UsageError
+
+    if not 0 < args.timeout <= 3600:
+        raise UsageError("--timeout must be between 0 and 3600 seconds")
+    system = None
+    python = args.python
+    if args.sim:
+        try:
+            system = SimulatedSystem(args.sim)
+        except ProfileError as exc:
+            raise UsageError(str(exc)) from exc
+        python = python or system.profile.python.get("executable") or "python3"
+    parent = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(parent):
+        raise InputError(f"directory does not exist: {parent}")
+    if os.path.isdir(args.output):
+        raise InputError(f"{args.output} is a directory")
+    snap = take_snapshot(system, python=python, timeout=args.timeout, include_hostname=args.include_hostname)
+    try:
+        write_snapshot(snap, args.output)
+    except OSError as exc:
+        raise InputError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
+    bad = sum(1 for f in snap.facts if f["status"] != "ok")
+    sys.stderr.write(f"wrote {args.output}: {len(snap.facts)} facts ({bad} not ok), "
+                     f"{len(snap.calls)} recorded answers; mode 0600\n")
+    return 0

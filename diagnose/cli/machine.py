@@ -1,0 +1,54 @@
+"""Which machine a command looks at: the live one (default), a bundled profile (``--sim``) or a
+snapshot (``--replay``). The check, diagnose, facts and TUI commands all use these two functions:
+
+    add_machine_options(parser)     # --sim PROFILE | --replay FILE, --python PATH, --timeout S
+    collect_facts(args) -> FactSet
+"""
+from __future__ import annotations
+
+import argparse
+
+from .errors import InputError, UsageError
+
+
+def add_machine_options(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_mutually_exclusive_group()
+    g.add_argument("--sim", metavar="PROFILE", default=None,
+                   help="look at a bundled simulated machine instead of this one (see 'ascend-doctor profiles')")
+    g.add_argument("--replay", metavar="FILE", default=None,
+                   help="look at the machine recorded in a snapshot file ('ascend-doctor snapshot')")
+    parser.add_argument("--python", metavar="PATH", default=None,
+                        help="Python interpreter whose packages are inspected (default: the current one)")
+    parser.add_argument("--timeout", metavar="SECONDS", type=float, default=10.0,
+                        help="time-out of each command run on the machine (default 10)")
+
+
+def make_system(args: argparse.Namespace):
+    """(System, python path to inspect) for the options in ``args``."""
+    from ..system import ProfileError, RealSystem, SimulatedSystem
+    from ..snapshot import SnapshotError, load_snapshot
+
+    if getattr(args, "sim", None):
+        try:
+            system = SimulatedSystem(args.sim)
+        except ProfileError as exc:
+            raise UsageError(str(exc)) from exc
+        return system, args.python or system.profile.python.get("executable") or "python3"
+    if getattr(args, "replay", None):
+        try:
+            snap = load_snapshot(args.replay)
+        except SnapshotError as exc:
+            raise InputError(str(exc)) from exc
+        return snap.system(), args.python or snap.python
+    return RealSystem(), args.python
+
+
+def collect_facts(args: argparse.Namespace):
+    """The FactSet of the machine chosen by ``args`` (live machine by default)."""
+    from ..probes import collect
+
+    timeout = getattr(args, "timeout", 10.0) or 10.0
+    if timeout <= 0 or timeout > 3600:
+        raise UsageError("--timeout must be between 0 and 3600 seconds")
+    system, python = make_system(args)
+    return collect(system, python=python, timeout=timeout)

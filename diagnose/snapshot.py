@@ -1,0 +1,98 @@
+"""Snapshots: one versioned JSON file with every raw answer the probes got from a machine.
+
+``take_snapshot()`` runs the probes on the real machine through a ``RecordingSystem``, makes the
+recording private (environment allowlist, serial numbers / UUIDs removed, host name only on request)
+and computes the facts from the private recording, so that ``--replay FILE`` gives exactly the
+facts stored in the file. The file is written with mode 0600.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.facts import FactSet
+from .system import RealSystem, RecordingSystem, ReplaySystem, System, scrub
+
+FORMAT = "ascend-doctor-snapshot"
+VERSION = 1
+
+
+class SnapshotError(Exception):
+    """A snapshot file cannot be read or is not a snapshot."""
+
+
+@dataclass
+class Snapshot:
+    meta: dict[str, Any]
+    calls: dict[str, dict[str, Any]]
+    facts: list[dict[str, Any]]
+    path: str = ""
+
+    @property
+    def python(self) -> str | None:
+        return self.meta.get("python")
+
+    def system(self) -> ReplaySystem:
+        return ReplaySystem(self.calls, origin=f"replay:{self.path or 'snapshot'}")
+
+    def to_json(self) -> str:
+        return json.dumps({"format": FORMAT, "version": VERSION, "meta": self.meta, "facts": self.facts,
+                           "calls": self.calls}, ensure_ascii=False, indent=1, sort_keys=True)
+
+
+def take_snapshot(system: System | None = None, python: str | None = None, timeout: float = 10.0,
+                  include_hostname: bool = False) -> Snapshot:
+    from ascend_doctor import __version__
+
+    from .probes import collect
+    from .probes.host import env_allowed
+
+    inner = system or RealSystem()
+    rec = RecordingSystem(inner)
+    python = python or sys.executable
+    collect(rec, python=python, timeout=timeout)
+    calls = scrub(rec.calls, env_allowed, include_hostname=include_hostname)
+    facts = collect(ReplaySystem(calls), python=python, timeout=timeout)
+    meta = {"tool_version": __version__, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "python": python,
+            "timeout": timeout, "origin": inner.origin, "include_hostname": include_hostname}
+    return Snapshot(meta=meta, calls=calls, facts=facts.to_list())
+
+
+def write_snapshot(snap: Snapshot, path: str) -> None:
+    """Write with mode 0600 (created so; an existing file is narrowed to 0600 before writing)."""
+    data = snap.to_json().encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def load_snapshot(path: str) -> Snapshot:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except FileNotFoundError as exc:
+        raise SnapshotError(f"snapshot file not found: {path}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SnapshotError(f"cannot read snapshot {path}: {getattr(exc, 'strerror', None) or exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise SnapshotError(f"{path} is not a snapshot (invalid JSON at line {exc.lineno})") from exc
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SnapshotError(f"{path} is not an ascend-doctor snapshot")
+    if data.get("version") != VERSION:
+        raise SnapshotError(f"{path} has snapshot format version {data.get('version')!r}; "
+                            f"this ascend-doctor reads version {VERSION}")
+    calls, facts, meta = data.get("calls"), data.get("facts"), data.get("meta")
+    if not isinstance(calls, dict) or not isinstance(facts, list) or not isinstance(meta, dict):
+        raise SnapshotError(f"{path}: snapshot is incomplete (calls, facts or meta missing)")
+    return Snapshot(meta=meta, calls=calls, facts=facts, path=path)
+
+
+def stored_facts(snap: Snapshot) -> FactSet:
+    return FactSet.from_list(snap.facts, origin=f"snapshot:{snap.path}")
