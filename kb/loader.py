@@ -39,6 +39,8 @@ STEP_KEYS = {"en", "zh", "command"}
 CODE_KEYS = {"code", "name", "meaning", "causes", "action", "level", "problems", "sources"}
 CODE_REQUIRED = ("code", "meaning", "causes", "sources")
 FAMILY_KEYS = {"title", "key"}
+#: Code families only overlays may use (codes imported from FaultDiag keep their own ids).
+OVERLAY_CODE_FAMILIES = ("faultdiag",)
 
 
 @dataclass(frozen=True)
@@ -421,33 +423,44 @@ def load(knowledge_dir: Path, overlays: Iterable[Path] = (), root_for_display: P
             return
         chk = _Checker(display, issues)
         name = path.stem
+        code_family = ""
         if kind == "overlay":
-            kind = "codes" if "code" in data and "problem" not in data else "problems"
-            name = str(data.get("family", {}).get("name", "")) if isinstance(data.get("family"), dict) else ""
-            name = name or ("user" if kind == "problems" else "engine")
-            fam_data = dict(data.get("family", {})) if isinstance(data.get("family"), dict) else {}
-            fam_data.pop("name", None)
+            # An overlay holds problems, codes, or both (an import such as FaultDiag's): [family] name
+            # names the problem family (or, in a codes-only file, the code family), code_family the
+            # family of its codes when it holds both.
+            has_p, has_c = "problem" in data, "code" in data
+            kind = "both" if has_p and has_c else "codes" if has_c else "problems"
+            fam_raw = data.get("family") if isinstance(data.get("family"), dict) else {}
+            name = str(fam_raw.get("name", "")) or ("user" if kind != "codes" else "engine")
+            code_family = str(fam_raw.get("code_family", "")) or (name if kind == "codes" else "engine")
+            fam_data = {k: v for k, v in fam_raw.items() if k not in ("name", "code_family")}
             data = {**data, "family": fam_data}
-        fam = _family(data, root, chk, kind, name)
+        fam = _family(data, root, chk, "problems" if kind == "both" else kind, name)
         if fam:
             kn.families.append(fam)
-        if kind == "problems":
-            for extra in sorted(set(data) - {"family", "problem"}):
+            if kind == "both":
+                kn.families.append(Family("codes", code_family, fam.title))
+        if kind in ("problems", "both"):
+            allowed = {"family", "problem"} | ({"code"} if kind == "both" else set())
+            for extra in sorted(set(data) - allowed):
                 chk.err(root.key_line(extra), f"unknown top-level key '{extra}'")
             for i, raw in enumerate(data.get("problem", [])):
                 p = _problem(raw, root.child("problem", i), chk, name, kn.vocabulary, origin)
                 if p:
                     kn.problems.append(p)
-        elif kind == "codes":
-            if name not in kn.vocabulary.get("code_families", []):
-                chk.err(1, f"code family '{name}' (the file name) is not in vocabulary.toml code_families")
-            for extra in sorted(set(data) - {"family", "code"}):
-                chk.err(root.key_line(extra), f"unknown top-level key '{extra}'")
+        if kind in ("codes", "both"):
+            cfam = code_family or name
+            known = kn.vocabulary.get("code_families", [])
+            if cfam not in known and not (origin != "builtin" and cfam in OVERLAY_CODE_FAMILIES):
+                chk.err(1, f"code family '{cfam}' (the file name) is not in vocabulary.toml code_families")
+            if kind == "codes":
+                for extra in sorted(set(data) - {"family", "code"}):
+                    chk.err(root.key_line(extra), f"unknown top-level key '{extra}'")
             for i, raw in enumerate(data.get("code", [])):
-                c = _code(raw, root.child("code", i), chk, name, kn.vocabulary, origin)
+                c = _code(raw, root.child("code", i), chk, cfam, kn.vocabulary, origin)
                 if c:
                     kn.codes.append(c)
-        else:
+        if kind == "compat":
             kn.compat.extend(_compat(data, root, chk, name, fam.key if fam else ""))
 
     for kind in ("problems", "codes", "compat"):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 NAME = "kb"
-HELP = "knowledge base: validate, build, stats"
+HELP = "knowledge base: validate, build, stats, add overlays, import FaultDiag, generate docs"
 
 
 def add_arguments(parser) -> None:
@@ -19,6 +19,16 @@ def add_arguments(parser) -> None:
     add_kb(p)
     p = sub.add_parser("path", help="print where the compiled database is")
     add_kb(p)
+    p = sub.add_parser("add", help="validate a knowledge file (your own problems/codes) and add it as a user overlay")
+    p.add_argument("file", metavar="FILE.toml", help="problems and/or codes in the knowledge format")
+    p = sub.add_parser("remove", help="remove a user overlay added with 'kb add'")
+    p.add_argument("name", metavar="NAME.toml", help="file name of the overlay (see 'kb overlays')")
+    p = sub.add_parser("overlays", help="list the user overlay files")
+    p = sub.add_parser("import-faultdiag",
+                       help="import MindCluster FaultDiag's kg-config.json (default: from the installed ascend_fd)")
+    p.add_argument("path", nargs="?", default=None, metavar="PATH", help="kg-config.json to read")
+    p = sub.add_parser("docs", help="generate the Markdown catalogue (docs/kb/) from the knowledge files")
+    p.add_argument("--output", metavar="DIR", default=None, help="where to write (default: docs/kb of the source tree)")
 
 
 def run(args) -> int:
@@ -26,8 +36,10 @@ def run(args) -> int:
     if action is None:
         from ..errors import UsageError
 
-        raise UsageError("kb needs an action: validate, build, stats, path (see 'ascend-doctor kb --help')")
-    return {"validate": _validate, "build": _build, "stats": _stats, "path": _path}[action](args)
+        raise UsageError("kb needs an action: validate, build, stats, path, add, remove, overlays, "
+                         "import-faultdiag, docs (see 'ascend-doctor kb --help')")
+    return {"validate": _validate, "build": _build, "stats": _stats, "path": _path, "add": _add, "remove": _remove,
+            "overlays": _overlays, "import-faultdiag": _import_faultdiag, "docs": _docs}[action](args)
 
 
 def _validate(args) -> int:
@@ -97,4 +109,113 @@ def _stats(args) -> int:
         console.print(f"[bold]compatibility rows[/bold]: {sum(stats['compat_rows'].values())}")
         for m, n in sorted(stats["compat_rows"].items()):
             console.print(f"  {m:<20} {n:>5}")
+    return 0
+
+
+def _add(args) -> int:
+    import sys
+    from pathlib import Path
+
+    from ascend_doctor.kb import overlay
+
+    from ..errors import InputError
+
+    src = Path(args.file)
+    try:
+        target, issues = overlay.add(src)
+    except overlay.OverlayError as exc:
+        raise InputError(str(exc)) from exc
+    except OSError as exc:
+        raise InputError(f"cannot add {src}: {exc.strerror or exc}") from exc
+    if issues:
+        for issue in issues:
+            sys.stdout.write(f"{issue}\n")
+        raise InputError(f"{src} does not validate ({len(issues)} problem(s), first: {issues[0].message}); nothing added")
+    print(f"added {src.name} to the user overlays: {target}")
+    return 0
+
+
+def _remove(args) -> int:
+    from ascend_doctor.kb import overlay
+
+    from ..errors import NotFound
+
+    try:
+        target = overlay.remove(args.name)
+    except overlay.OverlayError as exc:
+        raise NotFound(str(exc)) from exc
+    print(f"removed {target}")
+    return 0
+
+
+def _overlays(args) -> int:
+    from ascend_doctor.kb.build import overlay_files
+    from ascend_doctor.kb.paths import overlay_dir
+
+    files = overlay_files()
+    print(f"overlay directory: {overlay_dir()}")
+    for f in files:
+        print(f"  {f.name}")
+    if not files:
+        print("  (none)")
+    return 0
+
+
+def _import_faultdiag(args) -> int:
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from ascend_doctor.kb import faultdiag, overlay
+    from ascend_doctor.kb.build import overlay_files
+    from ascend_doctor.kb.paths import KNOWLEDGE_DIR
+
+    from ..errors import InputError
+
+    if args.path:
+        src = Path(args.path)
+    else:
+        found = faultdiag.find_installed()
+        if found is None:
+            raise InputError("no installed ascend_fd package with configuration/kg-config.json found; "
+                             "give the path: ascend-doctor kb import-faultdiag PATH/kg-config.json")
+        src = found
+    try:
+        repo = faultdiag.read_kg(src)
+        others = [p for p in overlay_files() if p.name != faultdiag.OVERLAY_NAME]
+        with tempfile.TemporaryDirectory(prefix="ascend-doctor-fd-") as tmp:
+            text, report = faultdiag.build_overlay(repo, KNOWLEDGE_DIR, others, Path(tmp), source_label=src.name)
+        target = overlay.install(text, faultdiag.OVERLAY_NAME)
+    except faultdiag.FaultDiagError as exc:
+        raise InputError(str(exc)) from exc
+    except OSError as exc:
+        raise InputError(f"cannot import {src}: {exc.strerror or exc}") from exc
+    print(f"imported {report.problems} of {report.entries} FaultDiag entries from {src} into {target}: "
+          f"{report.problems} problems, {report.codes} codes, {report.signatures} signatures"
+          + (f" ({report.weak_signatures} from multi-line rules, weight 0.5)" if report.weak_signatures else ""))
+    for what, items in (("skipped pattern", report.skipped_patterns), ("dropped entry", report.dropped_entries)):
+        for item in items:
+            sys.stdout.write(f"  {what}: {item}\n")
+    return 0
+
+
+def _docs(args) -> int:
+    from pathlib import Path
+
+    from ascend_doctor.kb import docs
+
+    from ..errors import CLIError, UsageError
+
+    out = Path(args.output) if args.output else docs.default_output()
+    if out is None:
+        raise UsageError("not running from a source checkout: give --output DIR")
+    try:
+        pages = docs.generate()
+        written, removed = docs.write(pages, out)
+    except docs.DocsError as exc:
+        raise CLIError(str(exc)) from exc
+    except OSError as exc:
+        raise CLIError(f"cannot write {out}: {exc.strerror or exc}") from exc
+    print(f"{len(pages)} pages in {out}: {len(written)} written, {len(removed)} removed, "
+          f"{len(pages) - len(written)} unchanged")
     return 0

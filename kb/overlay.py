@@ -1,0 +1,81 @@
+"""User overlays: a site's own problems and codes (``kb add``) and imports (``kb import-faultdiag``).
+
+Overlay files live in :func:`ascend_doctor.kb.paths.overlay_dir`; the builder includes them in the
+content hash, so the knowledge base is rebuilt on the next command. A file is validated exactly
+like the built-in knowledge (together with it and the other overlays, so duplicate ids and links
+to missing problems are caught) before it is copied in; nothing is written when it does not
+validate.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from .build import overlay_files
+from .loader import Issue, load
+from .paths import KNOWLEDGE_DIR, overlay_dir
+
+#: file names the importers own (the loader marks their entries with origin "faultdiag")
+RESERVED_PREFIXES = ("faultdiag",)
+
+
+class OverlayError(Exception):
+    """The overlay cannot be added (one line for the CLI)."""
+
+
+def validate(path: Path, knowledge_dir: Path = KNOWLEDGE_DIR, name: str | None = None) -> list[Issue]:
+    """Issues in ``path`` when it is loaded as overlay ``name`` beside the built-in knowledge and
+    the other overlays (an overlay of the same name is replaced, not counted twice)."""
+    name = name or path.name
+    others = [p for p in overlay_files() if p.name != name]
+    with tempfile.TemporaryDirectory(prefix="ascend-doctor-overlay-") as tmp:
+        probe = Path(tmp) / name
+        shutil.copyfile(path, probe)
+        _kn, issues = load(knowledge_dir, [*others, probe], root_for_display=Path(tmp))
+    return [Issue(str(path), i.line, i.message) for i in issues if i.file == name]
+
+
+def install(text_or_path: str | Path, name: str, directory: Path | None = None) -> Path:
+    """Write an overlay file atomically into the overlay directory; returns its path."""
+    d = directory or overlay_dir()
+    d.mkdir(parents=True, exist_ok=True)
+    target = d / name
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=d)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            if isinstance(text_or_path, Path):
+                fh.write(text_or_path.read_bytes())
+            else:
+                fh.write(text_or_path.encode("utf-8"))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def add(path: Path, knowledge_dir: Path = KNOWLEDGE_DIR) -> tuple[Path, list[Issue]]:
+    """Validate ``path`` and copy it into the overlay directory. Returns (target, issues); when
+    there are issues nothing is written."""
+    if not path.is_file():
+        raise OverlayError(f"no such file: {path}")
+    if path.suffix != ".toml":
+        raise OverlayError(f"{path} is not a .toml knowledge file")
+    if path.name.startswith(RESERVED_PREFIXES):
+        raise OverlayError(f"file names starting with {', '.join(RESERVED_PREFIXES)} are kept for "
+                           f"'kb import-faultdiag'; rename {path.name}")
+    issues = validate(path, knowledge_dir)
+    if issues:
+        return overlay_dir() / path.name, issues
+    return install(path, path.name), []
+
+
+def remove(name: str) -> Path:
+    target = overlay_dir() / name
+    if not name.endswith(".toml") or "/" in name or not target.is_file():
+        raise OverlayError(f"no overlay named {name!r} in {overlay_dir()}")
+    target.unlink()
+    return target
