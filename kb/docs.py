@@ -21,10 +21,16 @@ class DocsError(Exception):
     pass
 
 
-def _cell(v: Any) -> str:
+def _md(text: str) -> str:
+    """Prose from the knowledge: '<id>' must stay visible, not become an HTML tag."""
+    return str(text).replace("<", "&lt;")
+
+
+def _cell(v: Any, escape: bool = True) -> str:
     if isinstance(v, list):
         v = ", ".join(str(x) for x in v)
-    return " ".join(str(v).split()).replace("|", "\\|")
+    v = " ".join(str(v).split()).replace("|", "\\|")
+    return _md(v) if escape else v
 
 
 def _src(s: str) -> str:
@@ -66,7 +72,7 @@ def render(kn: Knowledge) -> dict[str, str]:
         out = [MARKER, "", f"# {title['en']} / {title['zh']}", "",
                f"{len(items)} known problems. Back to the [index](index.md).", ""]
         for p in sorted(items, key=lambda p: p.id):
-            out += [f'<a id="{p.id}"></a>', "", f"## {p.title['en']}", "", f"{p.title['zh']}", ""]
+            out += [f'<a id="{p.id}"></a>', "", f"## {_md(p.title['en'])}", "", f"{_md(p.title['zh'])}", ""]
             meta = [f"id `{p.id}`", f"severity **{p.severity}**", f"hardware {', '.join(p.hardware)}",
                     f"components {', '.join(p.components)}"]
             if p.versions:
@@ -74,19 +80,20 @@ def render(kn: Knowledge) -> dict[str, str]:
             if p.codes:
                 meta.append("codes " + ", ".join(f"`{c}`" for c in p.codes))
             out += ["- " + "\n- ".join(meta), ""]
-            out += [f"**Summary.** {p.summary['en']}", "", f"**概述。** {p.summary['zh']}", ""]
-            out += [f"**Root cause.** {p.root_cause['en']}", "", f"**根因。** {p.root_cause['zh']}", ""]
+            out += [f"**Summary.** {_md(p.summary['en'])}", "", f"**概述。** {_md(p.summary['zh'])}", ""]
+            out += [f"**Root cause.** {_md(p.root_cause['en'])}", "", f"**根因。** {_md(p.root_cause['zh'])}", ""]
             out += ["**Symptoms / 现象**", ""]
-            out += [f"- {s}" for s in p.symptoms.get("en", [])] + [f"- {s}" for s in p.symptoms.get("zh", [])] + [""]
+            out += [f"- {_md(s)}" for s in p.symptoms.get("en", [])] + [f"- {_md(s)}" for s in p.symptoms.get("zh", [])] + [""]
             if p.signatures:
                 out += ["**Log signatures**", "", "| literal | regex | weight |", "|---|---|---|"]
-                out += [f"| {_cell(_code_span(s.literal))} | {_cell(_code_span(s.regex))} | {s.weight:g} |" for s in p.signatures]
+                out += [f"| {_cell(_code_span(s.literal), False)} | {_cell(_code_span(s.regex), False)} | {s.weight:g} |"
+                        for s in p.signatures]
                 out += [""]
             for i, fx in enumerate(sorted(p.fixes, key=lambda x: 0 if x.kind == "workaround" else 1), 1):
                 kind = "Temporary fix / 临时方案" if fx.kind == "workaround" else "Permanent fix / 长期方案"
-                out += [f"**{kind}: {fx.summary['en']}** ({fx.summary['zh']})", ""]
+                out += [f"**{kind}: {_md(fx.summary['en'])}** ({_md(fx.summary['zh'])})", ""]
                 for n, st in enumerate(fx.steps, 1):
-                    out.append(f"{n}. {st.en}  \n   {st.zh}")
+                    out.append(f"{n}. {_md(st.en)}  \n   {_md(st.zh)}")
                     if st.command:
                         out += ["", "   ```", *[f"   {ln}" for ln in st.command.splitlines()], "   ```"]
                 out += [""]

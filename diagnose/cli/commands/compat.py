@@ -286,7 +286,7 @@ def run(args) -> int:
     if not result["sections"]:
         asked = ", ".join(f"{k.replace('_', '-')} {v}" for k, v in result["query"].items())
         raise NotFound(f"no compatibility data for {asked} (known values: ascend-doctor compat --format json, "
-                       "or docs/kb/compat.md)")
+                       "or docs/kb/index.md)")
     _print_text(result)
     return 0
 
