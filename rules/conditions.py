@@ -112,9 +112,11 @@ def show(value: Any, limit: int = 160) -> str:
     elif isinstance(value, str):
         text = value if value else '""'
     elif isinstance(value, (list, tuple)):
-        text = ", ".join(show(v, limit) for v in value) if value else "(none)"
-    elif isinstance(value, dict):
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+        sep = "; " if any(isinstance(v, Mapping) for v in value) else ", "
+        text = sep.join(show(v, limit) for v in value) if value else "(none)"
+    elif isinstance(value, Mapping):
+        text = " ".join(f"{k}={v if not isinstance(v, (dict, list)) else json.dumps(v, ensure_ascii=False, default=str)}"
+                        for k, v in value.items() if v is not None)
     else:
         text = str(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
