@@ -9,7 +9,8 @@ A profile is data only:
     arch, shm_bytes), ``[identity]`` (uid, gid, user, groups), ``[env]`` (+ ``env_unset``),
     ``[python]`` (executable), ``dev`` (device node names under /dev), ``[[proc]]`` (pid, name,
     fds: processes and the files they hold open) and ``[commands."<command>"]`` (stdout/stderr
-    file under ``commands/``, exit_code, hang). A command key is the program's base name followed
+    file under ``commands/``, exit_code, hang; a child's file of the same name replaces the
+    parent's). A command key is the program's base name followed
     by its arguments (``npu-smi info -t board -i 0``); ``*`` matches anything.
 ``root/``
     files of the fake root file system (``root/etc/os-release`` is ``/etc/os-release``).
@@ -284,7 +285,9 @@ class SimulatedSystem(System):
         def load(name: str | None) -> tuple[str, bool]:
             if not name:
                 return "", False
-            path = spec["_dir"] / "commands" / name
+            # a child profile may replace an output file of its parent without redefining the command
+            dirs = [d for d in self.profile.dirs if (d / "commands" / name).is_file()] or [spec["_dir"]]
+            path = dirs[0] / "commands" / name
             try:
                 return decode(path.read_bytes())
             except OSError as exc:
