@@ -14,7 +14,7 @@ CANN = re.compile(r"(?<![A-Za-z0-9_])(E[A-Z0-9]\d{4})(?![\w])")
 TORCH_NPU = re.compile(r"(?<![A-Za-z0-9_])(ERR\d{5})(?!\d)")
 SIX_DIGIT = re.compile(
     r"(?:error\s*code(?:\s*is|\s*:|\s*=)?|errno\s*[:=]?|err(?:or)?_?code\s*[:=]|ret(?:Code|code)?\s*(?:is|[:=])|"
-    r"\bret\s*\[|aclError\s*[:=]?|rtRet\s*[:=]|ERROR\s*:|error\s*:)\s*\[?\s*(\d{6})(?!\d)",
+    r"\bret\s*\[|aclError\s*[:=]?|rtRet\s*[:=]|ERROR\s*:|error\s*:|failed\s*[:,]|(?:runtime\s+)?result\s*=|errorCode\s*=)\s*\[?\s*(\d{6})(?!\d)",
     re.I)
 DCMI = re.compile(r"(?:\bret\s*(?:is|[:=])|error\s*code\s*(?:is|[:=])?|\(ret\s*=)\s*(-8\d{3})(?!\d)", re.I)
 HCCL_RET = re.compile(r"\bret\s*\[\s*(-?\d{1,3})\s*\]")
@@ -56,7 +56,8 @@ def extract(line: str) -> list[tuple[str, str]]:
                 continue
             add("cann", c)
     low = line.lower()
-    if "code" in low or "ret" in low or "errno" in low or "error" in low or "acl" in low:
+    if "code" in low or "ret" in low or "errno" in low or "error" in low or "acl" in low or "fail" in low \
+            or "result" in low:
         for m in SIX_DIGIT.finditer(line):
             add(six_digit_family(m.group(1)), m.group(1))
         for m in DCMI.finditer(line):

@@ -25,10 +25,10 @@ PROSE_VERSIONS = [
     ("kernel.release", re.compile(r"(?:\bkernel|内核|uname -r\W*)\s*(?:version|版本)?\s*[:=：]?\s*(\d+\.\d+\.\d+-[\w.\-]+|\d+\.\d+(?:\.\d+)?)(?![\w.])", re.I)),
 ]
 PRODUCT = [
-    (re.compile(r"800I\s*A3|800T\s*A3|A3\b|910_93|910C\b", re.I), "a3"),
-    (re.compile(r"800[IT]\s*A2|\bA2\b|910B\d?\b", re.I), "a2"),
-    (re.compile(r"300I\s*(?:Duo|Pro)|310P\d?\b", re.I), "310p"),
-    (re.compile(r"200I\s*(?:DK\s*)?A2|310B\d?\b|Orange\s*Pi\s*AI\s*Pro", re.I), "310b"),
+    (re.compile(r"(?<![\w.])(?:800I\s*A3|800T\s*A3|A3|910_93|910C)(?![\w.])", re.I), "a3"),
+    (re.compile(r"(?<![\w.])(?:800[IT]\s*A2|A2|910B\d?)(?![\w.])", re.I), "a2"),
+    (re.compile(r"(?<![\w.])(?:300I\s*(?:Duo|Pro)|310P\d?)(?![\w.])", re.I), "310p"),
+    (re.compile(r"(?<![\w.])(?:200I\s*(?:DK\s*)?A2|310B\d?|Orange\s*Pi\s*AI\s*Pro)(?![\w.])", re.I), "310b"),
 ]
 
 

@@ -13,6 +13,8 @@ a problem for other hardware than the one the facts show is halved.
 from __future__ import annotations
 
 import math
+import re
+from functools import cached_property
 from typing import Any
 
 from ascend_doctor.diagnose.evidence import CODE, ERROR, SIGNATURE, Evidence
@@ -29,6 +31,10 @@ CONFIRM_BOOST = 0.35      # share of the remaining distance to 1
 RULE_OUT_FACTOR = 0.25
 OTHER_HARDWARE_FACTOR = 0.5
 MIN_SCORE = 0.12
+IDENT_WEIGHT = 0.3        # an environment variable / identifier named both by the user and by a problem
+HARDWARE_WEIGHT = 0.2     # the report's hardware is one a hardware-specific problem concerns
+INFO_FACTOR = 0.7         # benign / informational problems rank below real failures
+IDENT = re.compile(r"\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}\b")
 MAX_SUPPORT = 8
 
 
@@ -59,7 +65,7 @@ class Matcher:
 
     def _symptom_hits(self, queries: list[tuple[str, Any]], cap: float) -> dict[str, list[Support]]:
         """queries: (text, EvidenceLine | None). Best match per problem and query."""
-        from rapidfuzz import fuzz, process
+        from rapidfuzz import fuzz, process, utils
 
         index = self._symptom_index()
         if not queries or not index:
@@ -70,9 +76,10 @@ class Matcher:
         best: dict[str, float] = {}
         for qi, q in enumerate(qn):
             for _choice, a, ci in process.extract(q, choices, scorer=fuzz.token_set_ratio,
+                                                  processor=utils.default_process,
                                                   score_cutoff=SYMPTOM_THRESHOLD, limit=None):
                 # both views must agree: token overlap alone over-matches long lines
-                b = fuzz.partial_ratio(q, choices[ci])
+                b = fuzz.partial_ratio(q, choices[ci], processor=utils.default_process)
                 r = (a + b) / 2
                 if b < SYMPTOM_THRESHOLD - 10 or r < SYMPTOM_THRESHOLD:
                     continue
@@ -123,6 +130,21 @@ class Matcher:
         for pid, ss in self._symptom_hits(prose, PROSE_MAX).items():
             for s in ss:
                 add(pid, s)
+        # identifiers (HCCL_EXEC_TIMEOUT, ASCEND_RT_VISIBLE_DEVICES) the user names in prose
+        idents = {m for p in ev.prose[:100] for m in IDENT.findall(p)}
+        for ident in sorted(idents):
+            pids = self._ident_index.get(ident, [])
+            for pid in pids:
+                add(pid, Support("symptom", "<text>", 0, ident, IDENT_WEIGHT / math.sqrt(len(pids)),
+                                 detail=f"names {ident}"))
+        # the hardware the text shows, for problems about specific (older / edge) hardware
+        fam = facts.value("hardware.family")
+        if fam and fam not in ("a2", "a3", "unknown"):
+            src = facts.get("hardware.family").source
+            for p in self.problems.values():
+                if p.hardware and "any" not in p.hardware and fam in p.hardware and not {"a2", "a3"} & set(p.hardware):
+                    add(p.id, Support("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
+                                      detail=f"the problem concerns {', '.join(p.hardware)}"))
         errs = [ln for ln in ev.lines if ln.kinds & {ERROR, CODE} and not ln.signatures][:40]
         for pid, ss in self._symptom_hits([(ln.text, ln) for ln in errs], LOG_SYMPTOM_MAX).items():
             for s in ss:
@@ -138,6 +160,17 @@ class Matcher:
         if not findings or findings[0].score < 0.5:
             diag.suggestion = suggest_query(ev, code_summaries)
         return diag
+
+    @cached_property
+    def _ident_index(self) -> dict[str, list[str]]:
+        index: dict[str, list[str]] = {}
+        for p in self.problems.values():
+            commands = [st.get("command") or "" for fx in p.fixes for st in fx.get("steps", [])]
+            text = " ".join([*p.symptoms.get("en", []), *p.symptoms.get("zh", []), p.title.get("en", ""),
+                             p.summary.get("en", ""), p.root_cause.get("en", ""), *commands])
+            for ident in set(IDENT.findall(text)):
+                index.setdefault(ident, []).append(p.id)
+        return index
 
     def _line_of(self, ev: Evidence, hit):
         for ln in ev.lines:
@@ -194,6 +227,8 @@ class Matcher:
             if fam and fam != "unknown" and p.hardware and "any" not in p.hardware and fam not in p.hardware:
                 f.ruled_out_by.append(f"hardware.family = {fam}, the problem concerns {', '.join(p.hardware)}")
                 score *= OTHER_HARDWARE_FACTOR
+        if p.severity == "info":
+            score *= INFO_FACTOR
         f.score = round(min(score, 0.99), 3)
         ss = sorted(ss, key=lambda s: (-_kind_rank(s.kind), -s.weight, s.time or "~", s.order))
         seen: dict[tuple[str, int], Support] = {}
