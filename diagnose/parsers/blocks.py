@@ -156,7 +156,9 @@ def _find(text: str) -> list[Block]:
                             or dcmi.NOT_FOUND.search(line)):
             add(dcmi.KIND, n, n, _safe(dcmi.parse, line, dcmi.KIND))
     # 4. "[pip3] x==y" and collect_env "ENV Variables:" sections
-    for s, e in _runs(lines, lambda ln: bool(_PIP.match(ln)), used, allow_blank=False):
+    for s, e in _runs(lines, lambda ln: bool(_PIP.match(ln) or collect_env.LINE.match(ln.strip())), used, allow_blank=True):
+        if not any(lines[k].strip().startswith(collect_env.MARKERS) for k in range(s, e + 1)):
+            continue
         add(collect_env.KIND, s, e, _safe(collect_env.parse, "\n".join(lines[s:e + 1]), collect_env.KIND))
     for n, line in enumerate(lines):
         if not used[n] and line.strip() == "ENV Variables:":

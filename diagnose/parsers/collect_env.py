@@ -17,6 +17,7 @@ PIP = re.compile(r"^\[(?:pip3?|conda)\]\s+(?P<name>[A-Za-z0-9_.-]+)\s*(?:==|\s)\
 ENV = re.compile(r"^(?P<key>[A-Z][A-Z0-9_]*)=(?P<value>.*)$")
 PLATFORM = re.compile(r"Linux-(?P<release>.+?)-(?P<arch>aarch64|x86_64|arm64)-with")
 MARKERS = ("PyTorch version:", "Python platform:", "Versions of relevant libraries:", "vLLM Ascend Version:",
+           "vLLM Version:",
            "ENV Variables:", "[pip3] ")
 
 

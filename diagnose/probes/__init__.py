@@ -6,7 +6,7 @@ fact carries the time its probe spent observing the machine (the sum of its Syst
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import replace
 from typing import Callable
 
@@ -42,14 +42,20 @@ def _run_one(name: str, fn: Callable[[Context], list[Fact]], ctx: Context) -> li
 
 
 def collect(system: System, python: str | None = None, timeout: float = 10.0,
-            only: list[str] | None = None) -> FactSet:
+            only: list[str] | None = None, on_probe: Callable[[int, int, str], None] | None = None) -> FactSet:
+    """Run the probes concurrently. ``on_probe(done, total, name)`` is called as each one finishes."""
     ctx = Context(system=system, python=python, timeout=timeout)
     chosen = {n: f for n, f in PROBES.items() if only is None or n in only}
     fs = FactSet(origin=system.origin)
     with ThreadPoolExecutor(max_workers=len(chosen) or 1, thread_name_prefix="probe") as pool:
-        results = list(pool.map(lambda item: _run_one(item[0], item[1], ctx), chosen.items()))
-    for facts in results:
-        fs.extend(facts)
+        futures = {pool.submit(_run_one, name, fn, ctx): name for name, fn in chosen.items()}
+        results: dict[str, list[Fact]] = {}
+        for done, fut in enumerate(as_completed(futures), start=1):
+            results[futures[fut]] = fut.result()
+            if on_probe is not None:
+                on_probe(done, len(futures), futures[fut])
+    for name in chosen:                     # stable order, whatever finished first
+        fs.extend(results[name])
     fs.extend(derived.derive(fs))
     return fs
 

@@ -41,7 +41,7 @@ def run(args) -> int:
         if value:
             line += f" = {esc(value)}"
         line += f"  [dim]({esc(f.source)}; {f.duration_ms:.0f} ms)[/dim]"
-        console.print(line)
+        console.print(line, soft_wrap=True)
         if f.detail:
-            console.print(f"         [dim]{esc(f.detail)}[/dim]")
+            console.print(f"         [dim]{esc(f.detail)}[/dim]", soft_wrap=True)
     return 0

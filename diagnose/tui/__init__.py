@@ -1,0 +1,1 @@
+"""The Textual assistant (``ascend-doctor tui``). Only this package imports textual."""

@@ -1,0 +1,85 @@
+"""What the TUI screens ask of the engine: run the check, diagnose text or files.
+
+Thin adapters over ``rules.engine`` and ``diagnose.matcher`` so that the screens read one shape.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class InputProblem(Exception):
+    """Input the user gave (a path) cannot be read; shown as one line on the Ask screen."""
+
+
+@dataclass
+class CheckRow:
+    rule_id: str
+    group: str
+    status: str
+    severity: str
+    problem: str
+    evidence: list[tuple[str, str]]
+    _texts: dict = field(repr=False, default_factory=dict)
+
+    def title(self, lang: str) -> str:
+        return self._texts["title"].get(lang) or self._texts["title"].get("en", "")
+
+    def message(self, lang: str) -> str:
+        return self._texts["message"].get(lang) or self._texts["message"].get("en", "")
+
+    def fix(self, lang: str) -> str:
+        return (self._texts["fix"] or {}).get(lang) or (self._texts["fix"] or {}).get("en", "")
+
+
+def run_check(kb, facts) -> list[CheckRow]:
+    from ascend_doctor.rules.catalog import group_titles, load_rules
+    from ascend_doctor.rules.engine import run_rules
+
+    groups = group_titles()
+    rows = []
+    for r in run_rules(load_rules(), facts, compat=kb.compat):
+        evidence = []
+        for e in r.evidence:
+            k, _, v = str(e).partition("=")
+            evidence.append((k.strip(), v.strip()) if v else (str(e), ""))
+        rows.append(CheckRow(r.rule, groups.get(r.group, {}).get("en", r.group), r.status, r.severity, r.problem,
+                             evidence, {"title": r.title, "message": r.message, "fix": r.fix}))
+    return rows
+
+
+@dataclass
+class Evidence:
+    source: str
+    line: int
+    text: str
+
+
+@dataclass
+class FindingRow:
+    problem_id: str
+    title: dict
+    score: float
+    evidence: list[Evidence]
+
+
+def diagnose(kb, text: str, path: str, facts, lang: str) -> tuple[list[FindingRow], str]:
+    import os
+
+    from ..matcher import diagnose as run
+
+    paths = []
+    if path:
+        p = os.path.expanduser(path)
+        if not os.path.exists(p):
+            raise InputProblem(f"no such file or folder: {path}")
+        paths.append(p)
+    result = run(kb, paths=paths, text=text if text.strip() else None, facts=facts, lang=lang)
+    rows = [FindingRow(f.id, f.problem.title, f.score, [Evidence(s.source, s.line, s.text) for s in f.support])
+            for f in result.findings]
+    codes = ", ".join(c.code for c in result.codes[:6])
+    if rows:
+        note = f"{len(rows)} possible cause(s)" + (f"; codes found: {codes}" if codes else "")
+    else:
+        note = "no known cause matched" + (f"; codes found: {codes}" if codes else "") + \
+               (f"; try Knowledge: {result.suggestion}" if result.suggestion else "")
+    return rows, note

@@ -1,0 +1,49 @@
+"""Text helpers for the TUI: every untrusted string is escaped before it reaches markup."""
+from __future__ import annotations
+
+from rich.markup import escape
+from rich.text import Text
+
+from ..render.console import t, tl
+from ..render.knowledge import label, problem_markdown
+
+
+def safe(text: str) -> Text:
+    """A plain rich Text: brackets in log lines and fact values are shown, never interpreted."""
+    return Text(str(text))
+
+
+def md_escape(text: str) -> str:
+    """Escape Markdown control characters of untrusted text shown inside a Markdown widget."""
+    out = []
+    for ch in str(text):
+        if ch in "\\`*_{}[]<>()#+-.!|":
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def markup_escape(text: str) -> str:
+    return escape(str(text))
+
+
+def problem_detail_markdown(p, lang: str) -> str:
+    return problem_markdown(p, lang, heading=2)
+
+
+def code_markdown(c, lang: str, titles: dict[str, str]) -> str:
+    L = lambda k: label(k, lang)  # noqa: E731
+    out = [f"## {c.code} {c.name}".rstrip(), "", f"*{L('family')}: {c.family}*", "",
+           f"**{L('meaning')}:** {t(c.meaning, lang)}", ""]
+    causes = tl(c.causes, lang)
+    if causes:
+        out += [f"**{L('causes')}:**", ""] + [f"- {x}" for x in causes] + [""]
+    if c.action:
+        out += [f"**{L('action')}:** {t(c.action, lang)}", ""]
+    if c.level:
+        out += [f"**{L('level')}:** {c.level}", ""]
+    if c.problems:
+        out += [f"**{L('problems')}:**", ""] + [f"- `{pid}` {titles.get(pid, '')}" for pid in c.problems] + [""]
+    out += [f"**{L('sources')}:**", ""] + [f"- {s}" for s in c.sources]
+    return "\n".join(out)
