@@ -21,7 +21,8 @@ not name them ignores them (``24.1.rc3.b999`` satisfies ``==24.1.RC3``).
 A range (``spec``) is alternatives joined by ``||``, each a ``,``-joined list of clauses:
 ``<``, ``<=``, ``>``, ``>=``, ``==``, ``!=`` followed by a version, a bare version (same as
 ``==``), or a series ``25.5.X`` / ``9.x`` / ``25.5.*`` (every version of that line, pre-releases
-included). ``==3.11`` names a line too: it matches ``3.11.4``. Example:
+included). ``==3.11`` names a line too: it matches ``3.11.4``. ``<8.3`` (a line: two fields) means
+"before the 8.3 line" and so excludes ``8.3.RC1``; ``<8.3.0`` names the release and includes it. Example:
 ``>=8.0.RC1,<8.3 || 9.x``.
 
 Families (``hdk``, ``cann``, ``firmware``, ``kernel``, ``python``, ``vrc`` ...) are optional
@@ -230,12 +231,20 @@ class Clause:
             eq = _eq(v, self.version)
             return eq if self.op == "==" else not eq
         c = v.cmp(self.version, strict=False)
+        if self.op == "<" and c < 0 and v.is_prerelease and not self.version.quals \
+                and len(self.version.release) <= 2 and _same_release(v, self.version):
+            return False      # "<8.3" means before the 8.3 line, so not 8.3.RC1 (but "<8.3.0" includes it)
         return {"<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0}[self.op]
 
     def __str__(self) -> str:
         if self.op == "series":
             return ".".join(map(str, self.series)) + ".X"
         return f"{self.op}{self.version.raw}"  # type: ignore[union-attr]
+
+
+def _same_release(a: Version, b: Version) -> bool:
+    w = max(len(a.release), len(b.release))
+    return a.release + (0,) * (w - len(a.release)) == b.release + (0,) * (w - len(b.release))
 
 
 def _eq(v: Version, spec: Version) -> bool:

@@ -1,0 +1,141 @@
+"""The rule catalogue: complete, unique, linked to the KB; KB conditions and ranges use our grammar."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ascend_doctor.rules import catalog
+from ascend_doctor.rules.catalog import RuleError, find_rule, load_groups, load_rules, parse_rules, select_rules
+from ascend_doctor.rules.conditions import validate
+from ascend_doctor.rules.version import parse_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+FACTS_DOC = (ROOT / "docs" / "facts.md").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def kb():
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    with KnowledgeBase() as k:
+        yield k
+
+
+def test_at_least_30_rules_in_every_group():
+    rules = load_rules()
+    assert len(rules) >= 30
+    groups = {g.id for g in load_groups()}
+    assert {r.group for r in rules} == groups
+
+
+def test_ids_and_slugs_unique_and_well_formed():
+    rules, issues = catalog.check_rules()
+    assert not issues, issues
+    ids = [r.id for r in rules]
+    slugs = [r.slug for r in rules]
+    assert len(set(ids)) == len(ids) and len(set(slugs)) == len(slugs)
+    for r in rules:
+        assert re.fullmatch(r"AD-[A-Z]+-\d{3}", r.id)
+        assert r.slug.split(".")[0] == r.group
+
+
+def test_fields_complete_in_both_languages():
+    for r in load_rules():
+        for texts in (r.title, r.skip, r.message, r.fix):
+            assert texts["en"].strip() and texts["zh"].strip(), r.id
+        assert r.severity in ("critical", "error", "warning")
+
+
+def test_every_rule_links_to_an_existing_problem(kb):
+    known = set(kb.problem_ids())
+    missing = [f"{r.id} -> {r.problem}" for r in load_rules() if r.problem not in known]
+    assert not missing, "rules linked to problems the KB does not have: " + ", ".join(missing)
+
+
+def test_fact_keys_are_documented():
+    documented = set(re.findall(r"`([a-z_]+(?:\.[A-Za-z_<>]+)+)`", FACTS_DOC))
+    prefixes = ("env.", "pkg.")
+    for r in load_rules():
+        for key in r.facts_used():
+            assert key in documented or key.startswith(prefixes), f"{r.id}: fact {key} not in docs/facts.md"
+
+
+def test_every_matrix_a_rule_reads_exists(kb):
+    names = set()
+
+    def walk(c):
+        if isinstance(c, dict):
+            if "matrix" in c:
+                names.add(c["matrix"])
+            for v in c.values():
+                walk(v)
+        elif isinstance(c, list):
+            for v in c:
+                walk(v)
+
+    for r in load_rules():
+        walk([r.applies_when, r.condition, r.warn_when])
+    for n in names:
+        assert kb.compat(n), f"matrix {n} has no rows"
+
+
+def test_find_rule_by_id_or_slug():
+    assert find_rule("AD-CONT-001").slug == "container.devmm-svm-missing"
+    assert find_rule("ad-cont-001").id == "AD-CONT-001"
+    assert find_rule("container.devmm-svm-missing").id == "AD-CONT-001"
+    assert find_rule("AD-NOPE-999") is None
+    d = find_rule("AD-DRV-007").to_dict()
+    assert d["problem"] == "weight-load-hang-kernel-hdk" and "kernel.release" in d["facts"]
+
+
+def test_select_rules():
+    rules = load_rules()
+    only = select_rules(rules, only=["container", "AD-DRV-004"])
+    assert {r.group for r in only} == {"container", "driver"}
+    assert [r.id for r in only if r.group == "driver"] == ["AD-DRV-004"]
+    rest = select_rules(rules, skip=["network", "devices.health"])
+    assert all(r.group != "network" and r.slug != "devices.health" for r in rest)
+    with pytest.raises(ValueError):
+        select_rules(rules, only=["nonsense"])
+
+
+def test_parse_rules_reports_bad_rules():
+    bad = {"rule": [{"id": "X-1", "slug": "Bad Slug", "group": "nope", "severity": "fatal", "problem": "p",
+                     "title": {"en": "t"}, "applies_when": {"fact": "a", "op": "eval", "value": 1},
+                     "skip": {"en": "s", "zh": "s"}, "condition": {"fact": "a", "op": "exists"},
+                     "message": {"en": "m {a}", "zh": "m"}, "fix": {"en": "f", "zh": "f"}, "python": "os.system('x')"}]}
+    rules, issues = parse_rules(bad, "bad.toml", ["driver"])
+    assert not rules
+    text = "\n".join(issues)
+    for needle in ("unknown key", "id must", "slug must", "group 'nope'", "severity", "'title' needs", "unknown op",
+                   "different placeholders"):
+        assert needle in text, needle
+    assert isinstance(RuleError(issues), ValueError)
+
+
+def test_kb_conditions_and_version_ranges_parse(kb):
+    problems = kb.problems()
+    assert problems
+    for p in problems:
+        for name in ("confirm_when", "rule_out_when"):
+            cond = getattr(p, name)
+            if cond:
+                assert not validate(cond, f"{p.id}.{name}"), (p.id, name, validate(cond))
+        for comp, rng in (p.versions or {}).items():
+            fam = {"driver": "hdk", "firmware": "firmware", "cann": "cann", "kernel": "kernel",
+                   "python": "python"}.get(comp)
+            parse_spec(rng, fam)
+
+
+def test_compat_matrix_version_cells_parse(kb):
+    version_columns = {"hdk-cann": ("cann", "hdk", "hdk_incompatible"), "torch-npu": ("torch_npu", "torch", "cann", "python"),
+                       "vllm-ascend": ("vllm_ascend", "vllm", "python", "cann", "torch", "torch_npu"),
+                       "mindie-cann": ("mindie", "cann", "hdk")}
+    for matrix, cols in version_columns.items():
+        for row in kb.compat(matrix):
+            for col in cols:
+                cell = row.get(col)
+                for value in (cell if isinstance(cell, list) else [cell] if cell else []):
+                    parse_spec(value)
