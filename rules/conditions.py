@@ -566,7 +566,8 @@ def _same_release(cell: Any, value: Any, family: str | None, fields: int | None 
                     return True
                 continue
             w = max(len(cv.release), len(v.release))
-            if cv.release + (0,) * (w - len(cv.release)) == v.release + (0,) * (w - len(v.release)):
+            same_kind = cv.is_prerelease == v.is_prerelease and (not v.is_prerelease or cv.quals[0] == v.quals[0])
+            if same_kind and cv.release + (0,) * (w - len(cv.release)) == v.release + (0,) * (w - len(v.release)):
                 return True
     return False
 
