@@ -1,0 +1,192 @@
+"""The real System and the probes against fake npu-smi programs put first on PATH, unreadable and
+missing files, non-UTF-8 bytes. Each gives the right fact status and the run ends within its time-out."""
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from ascend_doctor.diagnose.probes import collect
+from ascend_doctor.diagnose.probes.npu_smi import probe as npu_smi_probe
+from ascend_doctor.diagnose.probes.base import Context, read_text
+from ascend_doctor.diagnose.system import RealSystem
+
+S = Path(__file__).parent / "fixtures" / "samples"
+TIMEOUT = 1.0
+
+
+def fake_npu_smi(tmp_path: Path, body: str) -> dict[str, str]:
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    exe = bindir / "npu-smi"
+    exe.write_text(f"#!{sys.executable}\n" + textwrap.dedent(body))
+    exe.chmod(0o755)
+    return {"PATH": f"{bindir}:/usr/bin:/bin"}
+
+
+def run_npu_probe(env: dict[str, str]):
+    system = RealSystem(env=env)
+    start = time.monotonic()
+    facts = {f.key: f for f in npu_smi_probe(Context(system=system, timeout=TIMEOUT))}
+    return facts, time.monotonic() - start
+
+
+def test_hanging_npu_smi_is_a_timeout_fact_and_its_process_group_is_killed(tmp_path):
+    pidfile = tmp_path / "child.pid"
+    env = fake_npu_smi(tmp_path, f"""
+        import os, subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        open({str(pidfile)!r}, "w").write(str(child.pid))
+        time.sleep(60)
+    """)
+    facts, took = run_npu_probe(env)
+    assert facts["npu_smi.info"].status == "timeout"
+    assert "did not answer" in facts["npu_smi.info"].detail
+    assert facts["npu.devices"].status == "timeout" and facts["npu.count"].status == "timeout"
+    assert took < TIMEOUT + 3
+    child = int(pidfile.read_text())
+    for _ in range(50):                       # the grandchild went down with the group
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        try:
+            if Path(f"/proc/{child}/stat").read_text().split()[2] == "Z":
+                break
+        except OSError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the hung npu-smi's child survived the time-out")
+
+
+def test_crashing_npu_smi_is_an_error(tmp_path):
+    env = fake_npu_smi(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    facts, _ = run_npu_probe(env)
+    f = facts["npu_smi.info"]
+    assert f.status == "error" and "signal" in f.detail
+
+
+def test_garbage_output_is_unparsed(tmp_path):
+    env = fake_npu_smi(tmp_path, "print('Segmentation fault? no: random words | and | bars')\n")
+    facts, _ = run_npu_probe(env)
+    assert facts["npu_smi.info"].status == "unparsed"
+    assert "no npu-smi info table" in facts["npu_smi.info"].detail
+    assert facts["npu.devices"].status == "unparsed"
+
+
+def test_dcmi_failure_is_an_error_with_the_code(tmp_path):
+    env = fake_npu_smi(tmp_path, """
+        import sys
+        sys.stderr.write("DrvMngGetConsoleLogLevel failed. (g_conLogLevel=3)\\n")
+        sys.stdout.write("dcmi module initialize failed. ret is -8005\\n")
+        sys.exit(255)
+    """)
+    facts, _ = run_npu_probe(env)
+    assert facts["npu_smi.info"].status == "error" and "-8005" in facts["npu_smi.info"].detail
+    assert facts["npu_smi.dcmi_error"].ok and facts["npu_smi.dcmi_error"].value == "-8005"
+
+
+def test_truncated_table_still_gives_devices(tmp_path):
+    text = (S / "npu-smi-info/a3-910_93-2card-4chip-25.2.0-one-process.txt").read_text()
+    cut = "\n".join(text.splitlines()[:10]) + "\n"      # ends after the first row of the second die
+    (tmp_path / "out.txt").write_text(cut)
+    env = fake_npu_smi(tmp_path, f"""
+        import sys
+        if sys.argv[1:] == ["info"]:
+            sys.stdout.write(open({str(tmp_path / 'out.txt')!r}).read())
+        else:
+            sys.stderr.write("unsupported\\n"); sys.exit(2)
+    """)
+    facts, _ = run_npu_probe(env)
+    assert facts["npu_smi.info"].ok and facts["npu_smi.info"].value["truncated"]
+    assert facts["npu.count"].value == 2 and "truncated" in facts["npu.count"].detail
+    assert facts["npu.chip_map"].status == "error"          # -m exited 2
+    assert facts["npu.compatibility"].status == "error"
+
+
+def test_working_fake_npu_smi_gives_every_fact(tmp_path):
+    board = (S / "own/npu-smi-board-910-d801.txt").read_text()
+    (tmp_path / "info.txt").write_text((S / "npu-smi-info/910b2c-2card-23.0.2.1-with-process-trailing-spaces.txt").read_text())
+    (tmp_path / "board.txt").write_text(board.replace("NPU ID                         : 3", "NPU ID                         : 0"))
+    (tmp_path / "chip.txt").write_text((S / "npu-smi-query/info-t-board-c0-a2-910b4-chip-type-excerpt.txt").read_text())
+    (tmp_path / "m.txt").write_text((S / "npu-smi-query/info-m-910b4-a2-mcu-rows-trailing-spaces.txt").read_text())
+    env = fake_npu_smi(tmp_path, f"""
+        import sys
+        a = sys.argv[1:]
+        d = {str(tmp_path)!r}
+        if a == ["info"]: print(open(d + "/info.txt").read(), end="")
+        elif a == ["info", "-m"]: print(open(d + "/m.txt").read(), end="")
+        elif a[:3] == ["info", "-t", "board"] and "-c" in a: print(open(d + "/chip.txt").read(), end="")
+        elif a[:3] == ["info", "-t", "board"]: print(open(d + "/board.txt").read(), end="")
+        elif a[:3] == ["info", "-t", "health"]: print("Health Status                  : OK")
+        else: sys.exit(3)
+    """)
+    facts, _ = run_npu_probe(env)
+    assert facts["npu_smi.path"].value.endswith("/bin/npu-smi")
+    assert facts["npu.count"].value == 2 and facts["npu.chip_name"].value == "910B2C"
+    assert facts["npu.compatibility"].value == "OK"
+    assert [c["logic_id"] for c in facts["npu.chip_map"].value] == [0, None, 1, None]
+    assert facts["npu.processes"].value[0]["pid"] == 124528
+    assert [h["board_health"] for h in facts["npu.health"].value] == ["OK", "OK"]
+
+
+def test_missing_npu_smi(tmp_path):
+    (tmp_path / "empty").mkdir()
+    facts, _ = run_npu_probe({"PATH": str(tmp_path / "empty")})
+    if Path("/usr/local/bin/npu-smi").exists() or Path("/usr/local/sbin/npu-smi").exists():
+        pytest.skip("this machine has a real npu-smi")
+    assert facts["npu_smi.path"].status == "missing" and facts["npu_smi.info"].status == "missing"
+
+
+def test_npu_smi_that_is_a_directory_means_a_failed_bind_mount(tmp_path):
+    (tmp_path / "bin" / "npu-smi").mkdir(parents=True)
+    facts, _ = run_npu_probe({"PATH": str(tmp_path / "bin")})
+    assert facts["npu_smi.path"].status == "error" and "bind mount" in facts["npu_smi.path"].detail
+    assert facts["npu_smi.info"].status == "error"
+
+
+def test_files_missing_unreadable_and_not_utf8(tmp_path):
+    system = RealSystem()
+    assert read_text(system, str(tmp_path / "nope"))[1] == "missing"
+    bad = tmp_path / "bad.info"
+    bad.write_bytes(b"Version=25.2.0\nname=\xff\xfe\n")
+    text, status, detail = read_text(system, str(bad))
+    assert status == "ok" and "Version=25.2.0" in text and "\ufffd" in text and "UTF-8" in detail
+    assert read_text(system, str(tmp_path))[1] == "error"               # a directory
+    secret = tmp_path / "secret"
+    secret.write_text("x")
+    secret.chmod(0)
+    try:
+        if os.geteuid() == 0:
+            pytest.skip("root reads everything")
+        assert read_text(system, str(secret))[1] == "denied"
+    finally:
+        secret.chmod(stat.S_IRUSR | stat.S_IWUSR)
+
+
+def test_command_output_with_invalid_utf8_is_decoded_and_flagged(tmp_path):
+    r = RealSystem().run([sys.executable, "-c", "import sys; sys.stdout.buffer.write(b'ok \\xff\\n')"], timeout=5)
+    assert r.ok and r.invalid_utf8 and r.stdout == "ok \ufffd\n"
+
+
+def test_never_a_shell():
+    r = RealSystem().run(["echo $HOME; false"], timeout=5)
+    assert r.not_found and r.exit_code is None
+
+
+def test_whole_run_with_hanging_npu_smi_ends_within_its_time_out(tmp_path):
+    env = fake_npu_smi(tmp_path, "import time\ntime.sleep(60)\n")
+    env["HOME"] = str(tmp_path)
+    start = time.monotonic()
+    fs = collect(RealSystem(env=env), timeout=TIMEOUT)
+    took = time.monotonic() - start
+    assert fs.get("npu_smi.info").status == "timeout"
+    assert fs.get("python.version").ok                     # other probes went on
+    assert took < TIMEOUT + 4
+    assert fs.get("npu_smi.info").duration_ms >= TIMEOUT * 1000 * 0.9
