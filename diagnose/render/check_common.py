@@ -1,0 +1,102 @@
+"""What every ``check`` renderer shares: labels, glyphs, grouping, the environment summary, the report."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SCHEMA = "ascend-doctor/check/1"
+
+GLYPH = {"PASS": "✓", "WARN": "!", "FAIL": "✗", "SKIP": "-", "ERROR": "?"}
+STYLE = {"PASS": "green", "WARN": "yellow", "FAIL": "bold red", "SKIP": "dim", "ERROR": "magenta"}
+EMOJI = {"PASS": "✅", "WARN": "⚠️", "FAIL": "❌", "SKIP": "⏭️", "ERROR": "❓"}
+WORST = ("FAIL", "ERROR", "WARN", "PASS", "SKIP")
+
+LABELS = {
+    "en": {"title": "Ascend Doctor check", "fix": "Fix", "problem": "Known problem", "evidence": "Evidence",
+           "facts": "Facts used", "reasons": "Could not check", "skipped": "skipped", "summary": "Summary",
+           "PASS": "passed", "WARN": "warnings", "FAIL": "failed", "SKIP": "skipped", "ERROR": "errors",
+           "explain": "Details: ascend-doctor explain {problem}", "environment": "Environment",
+           "findings": "Findings", "no_findings": "No warnings or failures.", "all_checks": "All checks",
+           "rule": "Rule", "status": "Status", "check": "Check", "machine": "Machine", "rules": "rules",
+           "severity": "severity", "group": "group", "applies_when": "Applies when", "condition": "Finding when",
+           "warn_when": "Warning when", "skip": "Skipped when it does not apply", "message": "Message",
+           "sources": "Sources", "took": "took"},
+    "zh": {"title": "Ascend Doctor 环境检查", "fix": "修复", "problem": "已知问题", "evidence": "依据",
+           "facts": "使用的事实", "reasons": "无法检查", "skipped": "已跳过", "summary": "汇总",
+           "PASS": "通过", "WARN": "警告", "FAIL": "失败", "SKIP": "跳过", "ERROR": "无法检查",
+           "explain": "详情：ascend-doctor explain {problem}", "environment": "环境",
+           "findings": "发现的问题", "no_findings": "没有警告或失败。", "all_checks": "全部检查项",
+           "rule": "规则", "status": "状态", "check": "检查项", "machine": "机器", "rules": "条规则",
+           "severity": "严重级别", "group": "分组", "applies_when": "适用条件", "condition": "判定为问题的条件",
+           "warn_when": "判定为警告的条件", "skip": "不适用时跳过", "message": "提示", "sources": "来源",
+           "took": "耗时"},
+}
+
+# facts shown in the environment summary (Markdown, text header), in order
+ENV_FACTS = [
+    ("Hardware", "hardware.family"), ("NPU", "npu.chip_name"), ("NPUs", "npu.count"),
+    ("Driver (HDK)", "driver.version"), ("Firmware", "firmware.version"), ("CANN", "cann.version"),
+    ("NNAL ATB", "nnal.atb.version"), ("MindIE", "mindie.version"), ("Python", "python.version"),
+    ("torch", "pkg.torch"), ("torch_npu", "pkg.torch_npu"), ("vllm", "pkg.vllm"), ("vllm-ascend", "pkg.vllm_ascend"),
+    ("sglang", "pkg.sglang"), ("numpy", "pkg.numpy"), ("Kernel", "kernel.release"), ("OS", "os.pretty_name"),
+    ("Arch", "arch"), ("Container", "container.kind"),
+]
+
+
+def label(key: str, lang: str) -> str:
+    return LABELS.get(lang, LABELS["en"]).get(key, LABELS["en"].get(key, key))
+
+
+@dataclass
+class CheckReport:
+    """Everything a renderer needs: results, facts, the summary and how the check was run."""
+
+    results: list                      # rules.engine.CheckResult
+    facts: Any                         # rules.facts.FactSet
+    lang: str = "en"
+    fail_on: str = "error"
+    origin: str = ""
+    version: str = ""
+    duration_ms: float = 0.0
+    exit_code: int = 0
+    groups: list = field(default_factory=list)     # rules.catalog.Group, in display order
+
+    def summary(self) -> dict[str, Any]:
+        from ascend_doctor.rules.engine import summarize
+
+        s = summarize(self.results)
+        s.update({"fail_on": self.fail_on, "exit_code": self.exit_code})
+        return s
+
+    def grouped(self) -> list[tuple[Any, list]]:
+        out = []
+        for g in self.groups:
+            rs = [r for r in self.results if r.group == g.id]
+            if rs:
+                out.append((g, rs))
+        return out
+
+    def environment(self) -> list[tuple[str, str]]:
+        from ascend_doctor.rules.conditions import show
+
+        rows = []
+        for name, key in ENV_FACTS:
+            f = self.facts.get(key)
+            if f is not None and f.ok and f.value not in (None, "", []):
+                rows.append((name, show(f.value)))
+        return rows
+
+
+def worst(statuses) -> str:
+    statuses = set(statuses)
+    for s in WORST:
+        if s in statuses:
+            return s
+    return "SKIP"
+
+
+def summary_line(report: CheckReport) -> str:
+    s = report.summary()
+    lang = report.lang
+    parts = [f"{s[k.lower()]} {label(k, lang)}" for k in ("PASS", "WARN", "FAIL", "ERROR", "SKIP") if s[k.lower()]]
+    return ", ".join(parts) if parts else "0 " + label("rules", lang)
