@@ -57,7 +57,7 @@ def command_status(result: CommandResult) -> tuple[str, str]:
     """(status, detail) of a finished command: ok only when it ran and exited 0."""
     cmd = " ".join(result.argv)
     if result.timed_out:
-        return TIMEOUT, f"'{cmd}' did not answer within its time-out; {result.error}".rstrip("; ")
+        return TIMEOUT, f"'{cmd}': {result.error or 'no answer within its time-out'}"
     if result.not_found:
         return MISSING, result.error or f"{result.argv[0]} not found"
     if result.denied:
