@@ -19,7 +19,7 @@ from . import codes as codes_mod
 from .loader import Issue, knowledge_files, load
 from .model import Knowledge
 from .paths import KNOWLEDGE_DIR, overlay_dir
-from .schema import APPLICATION, SCHEMA_VERSION
+from .dbmeta import APPLICATION, SCHEMA_VERSION
 from .text import Normalizer
 
 

@@ -5,6 +5,7 @@ so renderers and rules never touch SQLAlchemy.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -69,7 +70,11 @@ class SearchHit:
 
 
 class KnowledgeBase:
-    """Opens the compiled database (building it first when needed) and answers questions."""
+    """Opens the compiled database (building it first when needed) and answers questions.
+
+    Reads use SQLAlchemy Core with plain SQL over the tables the ORM models define (schema.py), on a
+    read-only connection; importing the ORM is left to the builder.
+    """
 
     def __init__(self, db_path: Path | str | None = None, warn=None, knowledge_dir: Path | None = None,
                  overlays: list[Path] | None = None):
@@ -83,10 +88,11 @@ class KnowledgeBase:
         self._engine = create_engine(f"sqlite:///file:{self.path}?mode=ro&uri=true")
 
     # -- low level -------------------------------------------------------------------------------
-    def _session(self):
-        from sqlalchemy.orm import Session
+    def _rows(self, sql: str, **params) -> list[Any]:
+        from sqlalchemy import text
 
-        return Session(self._engine)
+        with self._engine.connect() as con:
+            return list(con.execute(text(sql), params).mappings())
 
     def close(self) -> None:
         self._engine.dispose()
@@ -99,109 +105,75 @@ class KnowledgeBase:
 
     # -- problems --------------------------------------------------------------------------------
     def problem(self, problem_id: str) -> ProblemInfo | None:
-        from sqlalchemy import select
-
-        from .schema import ProblemCodeRow, ProblemRow
-
-        with self._session() as s:
-            row = s.get(ProblemRow, problem_id)
-            if row is None:
-                return None
-            codes = list(s.scalars(select(ProblemCodeRow.code).where(ProblemCodeRow.problem_id == problem_id)))
-            return _problem_info(row, codes)
+        rows = self._rows("SELECT * FROM problem WHERE id = :id", id=problem_id)
+        if not rows:
+            return None
+        return self._problem_infos(rows)[0]
 
     def problems(self, family: str | None = None) -> list[ProblemInfo]:
-        from sqlalchemy import select
+        if family:
+            rows = self._rows("SELECT * FROM problem WHERE family = :f ORDER BY family, id", f=family)
+        else:
+            rows = self._rows("SELECT * FROM problem ORDER BY family, id")
+        return self._problem_infos(rows)
 
-        from .schema import ProblemCodeRow, ProblemRow
-
-        with self._session() as s:
-            q = select(ProblemRow).order_by(ProblemRow.family, ProblemRow.id)
-            if family:
-                q = q.where(ProblemRow.family == family)
-            codes: dict[str, list[str]] = {}
-            for pid, code in s.execute(select(ProblemCodeRow.problem_id, ProblemCodeRow.code)):
-                codes.setdefault(pid, []).append(code)
-            return [_problem_info(r, sorted(codes.get(r.id, []))) for r in s.scalars(q)]
+    def _problem_infos(self, rows) -> list[ProblemInfo]:
+        ids = [r["id"] for r in rows]
+        symptoms: dict[str, dict[str, list[str]]] = {}
+        codes: dict[str, list[str]] = {}
+        if ids:
+            marks = ",".join(f":p{i}" for i in range(len(ids)))
+            params = {f"p{i}": pid for i, pid in enumerate(ids)}
+            for r in self._rows(f"SELECT problem_id, lang, text FROM symptom WHERE problem_id IN ({marks}) ORDER BY id",
+                                **params):
+                symptoms.setdefault(r["problem_id"], {}).setdefault(r["lang"], []).append(r["text"])
+            for r in self._rows(f"SELECT problem_id, code FROM problem_code WHERE problem_id IN ({marks}) ORDER BY code",
+                                **params):
+                codes.setdefault(r["problem_id"], []).append(r["code"])
+        return [_problem_info(r, symptoms.get(r["id"], {}), codes.get(r["id"], [])) for r in rows]
 
     def problem_ids(self) -> list[str]:
-        from sqlalchemy import select
-
-        from .schema import ProblemRow
-
-        with self._session() as s:
-            return list(s.scalars(select(ProblemRow.id).order_by(ProblemRow.id)))
+        return [r["id"] for r in self._rows("SELECT id FROM problem ORDER BY id")]
 
     def signatures(self) -> list[SignatureInfo]:
-        from sqlalchemy import select
-
-        from .schema import SignatureRow
-
-        with self._session() as s:
-            return [SignatureInfo(r.problem_id, r.literal, r.regex, r.weight)
-                    for r in s.scalars(select(SignatureRow).order_by(SignatureRow.id))]
+        return [SignatureInfo(r["problem_id"], r["literal"], r["regex"], r["weight"])
+                for r in self._rows("SELECT problem_id, literal, regex, weight FROM signature ORDER BY id")]
 
     def problems_for_code(self, code: str) -> list[str]:
         """Problems linked to a code, from the code dictionary or from the problems' own code lists."""
-        from sqlalchemy import select
-
-        from .schema import ProblemCodeRow
-
         found = {pid for c in self.codes(code) for pid in c.problems}
-        with self._session() as s:
-            found.update(s.scalars(select(ProblemCodeRow.problem_id).where(ProblemCodeRow.code == codes_mod.canonical(code))))
+        found.update(r["problem_id"] for r in
+                     self._rows("SELECT problem_id FROM problem_code WHERE code = :c", c=codes_mod.canonical(code)))
         return sorted(found)
 
     # -- codes -----------------------------------------------------------------------------------
     def codes(self, code: str, family: str | None = None, patterns: bool = True) -> list[CodeInfo]:
         """Entries for ``code``: exact matches in every family first, then ranges (wildcards) it falls in."""
-        from sqlalchemy import select
-
-        from .schema import CodeRow
-
         canon = codes_mod.canonical(code)
-        with self._session() as s:
-            q = select(CodeRow).where(CodeRow.code == canon, CodeRow.is_pattern == 0)
-            if family:
-                q = q.where(CodeRow.family == family)
-            rows = list(s.scalars(q.order_by(CodeRow.family)))
-            if patterns:
-                pq = select(CodeRow).where(CodeRow.is_pattern == 1)
-                if family:
-                    pq = pq.where(CodeRow.family == family)
-                pats = [r for r in s.scalars(pq) if len(r.code) == len(canon) and codes_mod.pattern_regex(r.code).match(canon)]
-                pats.sort(key=lambda r: -codes_mod.specificity(r.code))
-                rows.extend(pats)
-            return [self._code_info(s, r) for r in rows]
+        fam_sql = " AND family = :f" if family else ""
+        rows = self._rows(f"SELECT * FROM error_code WHERE code = :c AND is_pattern = 0{fam_sql} ORDER BY family",
+                          c=canon, f=family)
+        if patterns:
+            pats = [r for r in self._rows(f"SELECT * FROM error_code WHERE is_pattern = 1 AND length(code) = :n{fam_sql}",
+                                          n=len(canon), f=family)
+                    if codes_mod.pattern_regex(r["code"]).match(canon)]
+            pats.sort(key=lambda r: -codes_mod.specificity(r["code"]))
+            rows.extend(pats)
+        return self._code_infos(rows)
 
     def all_codes(self) -> list[CodeInfo]:
-        from sqlalchemy import select
-
-        from .schema import CodeRow
-
-        with self._session() as s:
-            return [self._code_info(s, r) for r in s.scalars(select(CodeRow).order_by(CodeRow.family, CodeRow.code))]
+        return self._code_infos(self._rows("SELECT * FROM error_code ORDER BY family, code"))
 
     def code_names(self, name: str) -> list[CodeInfo]:
         """Codes whose symbolic name is ``name`` (``ACLNN_ERR_INNER``, ``HCCL_E_TIMEOUT``)."""
-        from sqlalchemy import func, select
-
-        from .schema import CodeRow
-
-        with self._session() as s:
-            q = select(CodeRow).where(func.upper(CodeRow.name) == name.strip().upper())
-            return [self._code_info(s, r) for r in s.scalars(q)]
+        return self._code_infos(self._rows("SELECT * FROM error_code WHERE upper(name) = :n", n=name.strip().upper()))
 
     def nearest_codes(self, code: str, limit: int = 5) -> list[str]:
         """Known codes spelled most like ``code`` (for "did you mean")."""
         from rapidfuzz import fuzz, process
-        from sqlalchemy import select
-
-        from .schema import CodeRow
 
         canon = codes_mod.canonical(code)
-        with self._session() as s:
-            known = sorted(set(s.scalars(select(CodeRow.code).where(CodeRow.is_pattern == 0))))
+        known = sorted({r["code"] for r in self._rows("SELECT code FROM error_code WHERE is_pattern = 0")})
         if not known:
             return []
         same_len = [k for k in known if len(k) == len(canon)]
@@ -211,52 +183,38 @@ class KnowledgeBase:
         hits.sort(key=lambda h: (-_common_prefix(canon, h[0]), -h[1], h[0]))
         return [h[0] for h in hits[:limit]]
 
-    def _code_info(self, s, r) -> CodeInfo:
-        from sqlalchemy import select
-
-        from .schema import CodeProblemRow
-
-        linked = list(s.scalars(select(CodeProblemRow.problem_id).where(CodeProblemRow.code_id == r.id)))
-        return CodeInfo(code=r.code, family=r.family, name=r.name, meaning={"en": r.meaning_en, "zh": r.meaning_zh},
-                        causes={"en": r.causes_en, "zh": r.causes_zh},
-                        action={"en": r.action_en, "zh": r.action_zh} if r.action_en else {},
-                        level=r.level, sources=r.sources, problems=sorted(linked), origin=r.origin,
-                        is_pattern=bool(r.is_pattern))
+    def _code_infos(self, rows) -> list[CodeInfo]:
+        links: dict[int, list[str]] = {}
+        ids = [r["id"] for r in rows]
+        if ids:
+            marks = ",".join(f":c{i}" for i in range(len(ids)))
+            for r in self._rows(f"SELECT code_id, problem_id FROM code_problem WHERE code_id IN ({marks}) ORDER BY problem_id",
+                                **{f"c{i}": cid for i, cid in enumerate(ids)}):
+                links.setdefault(r["code_id"], []).append(r["problem_id"])
+        return [CodeInfo(code=r["code"], family=r["family"], name=r["name"],
+                         meaning={"en": r["meaning_en"], "zh": r["meaning_zh"]},
+                         causes={"en": _json(r["causes_en"]), "zh": _json(r["causes_zh"])},
+                         action={"en": r["action_en"], "zh": r["action_zh"]} if r["action_en"] else {},
+                         level=r["level"], sources=_json(r["sources"]), problems=links.get(r["id"], []),
+                         origin=r["origin"], is_pattern=bool(r["is_pattern"])) for r in rows]
 
     # -- compatibility ---------------------------------------------------------------------------
     def compat(self, matrix: str) -> list[dict[str, Any]]:
         """Rows of a compatibility matrix, each with its ``source``."""
-        from sqlalchemy import select
-
-        from .schema import CompatRowModel
-
-        with self._session() as s:
-            rows = s.scalars(select(CompatRowModel).where(CompatRowModel.matrix == matrix).order_by(CompatRowModel.id))
-            return [{**r.data, "source": r.source} for r in rows]
+        return [{**_json(r["data"]), "source": r["source"]}
+                for r in self._rows("SELECT data, source FROM compat_row WHERE matrix = :m ORDER BY id", m=matrix)]
 
     def families(self, kind: str | None = None) -> list[dict[str, str]]:
-        from sqlalchemy import select
-
-        from .schema import FamilyRow
-
-        with self._session() as s:
-            q = select(FamilyRow).order_by(FamilyRow.kind, FamilyRow.name)
-            if kind:
-                q = q.where(FamilyRow.kind == kind)
-            return [{"kind": f.kind, "name": f.name, "title": {"en": f.title_en, "zh": f.title_zh}, "key": f.key}
-                    for f in s.scalars(q)]
+        sql = "SELECT * FROM family" + (" WHERE kind = :k" if kind else "") + " ORDER BY kind, name"
+        return [{"kind": f["kind"], "name": f["name"], "title": {"en": f["title_en"], "zh": f["title_zh"]}, "key": f["key"]}
+                for f in self._rows(sql, k=kind)]
 
     # -- text ------------------------------------------------------------------------------------
     @cached_property
     def normalizer(self) -> Normalizer:
-        from sqlalchemy import select
-
-        from .schema import SynonymRow
-
         groups: dict[str, list[str]] = {}
-        with self._session() as s:
-            for r in s.scalars(select(SynonymRow)):
-                groups.setdefault(r.canonical, [r.canonical]).append(r.word)
+        for r in self._rows("SELECT word, canonical FROM synonym"):
+            groups.setdefault(r["canonical"], [r["canonical"]]).append(r["word"])
         return Normalizer([list(dict.fromkeys(g)) for g in groups.values()])
 
     def search(self, query: str, limit: int = 10, kinds: tuple[str, ...] = ("problem", "code")) -> list[SearchHit]:
@@ -265,27 +223,18 @@ class KnowledgeBase:
         return search(self, query, limit=limit, kinds=kinds)
 
     def stats(self) -> dict[str, Any]:
-        from sqlalchemy import func, select
+        def grouped(table: str, col: str, origin: str | None = None) -> dict[str, int]:
+            where = " WHERE origin = :o" if origin else ""
+            return {r["k"]: r["n"] for r in self._rows(f"SELECT {col} AS k, count(*) AS n FROM {table}{where} GROUP BY {col}",
+                                                        o=origin)}
 
-        from .schema import CodeRow, CompatRowModel, ProblemRow, SignatureRow
-
-        with self._session() as s:
-            def grouped(col, *where):
-                q = select(col, func.count()).group_by(col)
-                for w in where:
-                    q = q.where(w)
-                return {k: n for k, n in s.execute(q)}
-
-            return {
-                "problems": {"builtin": grouped(ProblemRow.family, ProblemRow.origin == "builtin"),
-                             "user": grouped(ProblemRow.family, ProblemRow.origin == "user"),
-                             "faultdiag": grouped(ProblemRow.family, ProblemRow.origin == "faultdiag")},
-                "codes": {"builtin": grouped(CodeRow.family, CodeRow.origin == "builtin"),
-                          "user": grouped(CodeRow.family, CodeRow.origin == "user"),
-                          "faultdiag": grouped(CodeRow.family, CodeRow.origin == "faultdiag")},
-                "signatures": s.scalar(select(func.count()).select_from(SignatureRow)),
-                "compat_rows": grouped(CompatRowModel.matrix),
-            }
+        origins = ("builtin", "user", "faultdiag")
+        return {
+            "problems": {o: grouped("problem", "family", o) for o in origins},
+            "codes": {o: grouped("error_code", "family", o) for o in origins},
+            "signatures": self._rows("SELECT count(*) AS n FROM signature")[0]["n"],
+            "compat_rows": grouped("compat_row", "matrix"),
+        }
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -297,17 +246,18 @@ def _common_prefix(a: str, b: str) -> int:
     return n
 
 
-def _problem_info(row, codes: list[str]) -> ProblemInfo:
-    symptoms: dict[str, list[str]] = {}
-    for sym in row.symptoms:
-        symptoms.setdefault(sym.lang, []).append(sym.text)
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _problem_info(row, symptoms: dict[str, list[str]], codes: list[str]) -> ProblemInfo:
     return ProblemInfo(
-        id=row.id, family=row.family, origin=row.origin, severity=row.severity,
-        title={"en": row.title_en, "zh": row.title_zh}, summary={"en": row.summary_en, "zh": row.summary_zh},
-        root_cause={"en": row.root_cause_en, "zh": row.root_cause_zh}, hardware=row.hardware,
-        components=row.components, versions=row.versions, related=row.related, fixes=row.fixes,
-        sources=row.sources, symptoms=symptoms, codes=codes, confirm_when=row.confirm_when,
-        rule_out_when=row.rule_out_when,
+        id=row["id"], family=row["family"], origin=row["origin"], severity=row["severity"],
+        title={"en": row["title_en"], "zh": row["title_zh"]}, summary={"en": row["summary_en"], "zh": row["summary_zh"]},
+        root_cause={"en": row["root_cause_en"], "zh": row["root_cause_zh"]}, hardware=_json(row["hardware"]),
+        components=_json(row["components"]), versions=_json(row["versions"]), related=_json(row["related"]),
+        fixes=_json(row["fixes"]), sources=_json(row["sources"]), symptoms=symptoms, codes=codes,
+        confirm_when=_json(row["confirm_when"]), rule_out_when=_json(row["rule_out_when"]),
     )
 
 

@@ -2,7 +2,8 @@
 
 Texts are stored per language in plain columns (``title_en``, ``title_zh``) so that search and
 rendering need no JSON decoding; lists of structured things (fixes, versions, conditions) are
-stored as JSON. The ``kb_meta`` table records the schema version and the content hash of the
+stored as JSON. The builder writes through these models; the read path (query.py) uses plain SQL
+on the same tables so that light commands never import the ORM. The ``kb_meta`` table records the schema version and the content hash of the
 knowledge files the database was built from.
 """
 from __future__ import annotations
@@ -10,10 +11,7 @@ from __future__ import annotations
 from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-#: Bump when a table or column changes; an older database is rebuilt automatically.
-SCHEMA_VERSION = 2
-#: Marker in kb_meta that tells our databases from foreign SQLite files.
-APPLICATION = "ascend-doctor-kb"
+from .dbmeta import APPLICATION, SCHEMA_VERSION  # noqa: F401  (re-exported)
 
 
 class Base(DeclarativeBase):

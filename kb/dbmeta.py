@@ -1,0 +1,7 @@
+"""Identity of the compiled database, kept apart from the ORM models so that checking a database's
+freshness never imports the ORM."""
+
+#: Bump when a table or column changes; an older database is rebuilt automatically.
+SCHEMA_VERSION = 2
+#: Marker in kb_meta that tells our databases from foreign SQLite files.
+APPLICATION = "ascend-doctor-kb"
