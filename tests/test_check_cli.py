@@ -1,0 +1,181 @@
+"""``ascend-doctor check`` and ``ascend-doctor rules`` end to end on the bundled profiles."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from ascend_doctor.diagnose.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[1]
+PROFILES = ROOT / "diagnose" / "profiles"
+
+
+def _profiles():
+    if not PROFILES.is_dir():
+        return []
+    return sorted(p.name for p in PROFILES.iterdir() if (p / "profile.toml").is_file())
+
+
+def _expected(name: str) -> list[str]:
+    import tomllib
+
+    with open(PROFILES / name / "profile.toml", "rb") as fh:
+        return list(tomllib.load(fh).get("expected_problems", []))
+
+
+def check_json(capsys, *argv) -> tuple[int, dict]:
+    rc = main(["check", "--format", "json", *argv])
+    out = capsys.readouterr().out
+    return rc, json.loads(out)
+
+
+HEALTHY = [p for p in _profiles() if p.startswith("healthy-")]
+BROKEN = [p for p in _profiles() if not p.startswith("healthy-")]
+
+
+@pytest.mark.parametrize("profile", HEALTHY)
+def test_healthy_profiles_have_no_warning_or_failure(profile, capsys):
+    rc, data = check_json(capsys, "--sim", profile)
+    bad = [(r["rule"], r["status"], r["message"]) for r in data["results"] if r["status"] in ("WARN", "FAIL")]
+    assert not bad, f"{profile}: {bad}"
+    assert rc == 0
+
+
+@pytest.mark.parametrize("profile", BROKEN)
+def test_broken_profiles_produce_their_expected_problems(profile, capsys):
+    expected = _expected(profile)
+    assert expected, f"{profile} names no expected_problems"
+    rc, data = check_json(capsys, "--sim", profile, "--fail-on", "warning")
+    found = {r["problem"] for r in data["results"] if r["status"] in ("WARN", "FAIL")}
+    missing = set(expected) - found
+    assert not missing, f"{profile}: expected {sorted(missing)}, found {sorted(found)}"
+    assert rc == 1
+
+
+def test_json_schema(capsys):
+    rc, data = check_json(capsys, "--sim", "cann-newer-than-driver")
+    assert data["schema"] == "ascend-doctor/check/1"
+    assert rc == 1
+    for r in data["results"]:
+        assert set(r) >= {"rule", "status", "severity", "title", "message", "fix", "problem"}
+        assert r["status"] in ("PASS", "WARN", "FAIL", "SKIP", "ERROR")
+        if r["status"] in ("WARN", "FAIL"):
+            assert r["fix"] and r["problem"]
+    fail = next(r for r in data["results"] if r["rule"] == "AD-CANN-001")
+    assert fail["status"] == "FAIL" and "9.2.0" in fail["message"] and "25.2.0" in fail["message"]
+    assert {f["key"] for f in data["facts"]} >= {"cann.version", "driver.version"}
+    s = data["summary"]
+    assert s["total"] == len(data["results"]) == sum(s[k] for k in ("pass", "warn", "fail", "skip", "error"))
+    assert s["exit_code"] == 1 and s["fail_on"] == "error"
+
+
+def test_fail_on_levels(capsys):
+    # the weight-load hang profile has warnings only
+    rc, _ = check_json(capsys, "--sim", "kernel-6-hdk-25.2-weight-hang")
+    assert rc == 0
+    rc, _ = check_json(capsys, "--sim", "kernel-6-hdk-25.2-weight-hang", "--fail-on", "warning")
+    assert rc == 1
+    rc, _ = check_json(capsys, "--sim", "no-driver", "--fail-on", "never")
+    assert rc == 0
+
+
+def test_only_and_skip(capsys):
+    rc, data = check_json(capsys, "--sim", "no-driver", "--only", "driver", "--skip", "AD-DRV-001")
+    rules = {r["rule"] for r in data["results"]}
+    assert rules and all(r.startswith("AD-DRV-") for r in rules) and "AD-DRV-001" not in rules
+    rc, data = check_json(capsys, "--sim", "no-driver", "--only", "AD-DRV-001,container.devmm-svm-missing")
+    assert {r["rule"] for r in data["results"]} == {"AD-DRV-001", "AD-CONT-001"}
+    assert main(["check", "--sim", "no-driver", "--only", "bogus"]) == 2
+    assert "unknown rule or group 'bogus'" in capsys.readouterr().err
+
+
+def test_text_output_is_grouped_with_fix_lines(capsys):
+    rc = main(["check", "--sim", "container-missing-device-nodes", "--lang", "en"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    for section in ("Driver and firmware", "CANN", "Python stack", "Container", "Devices", "Network"):
+        assert section in out
+    assert "✗ /dev/devmm_svm mapped into the container" in out
+    assert "→ Fix:" in out and "container-device-nodes-missing" in out
+    assert "Summary:" in out
+    rc = main(["check", "--sim", "container-missing-device-nodes", "--lang", "zh"])
+    assert "容器" in capsys.readouterr().out
+
+
+def test_verbose_adds_evidence_facts_and_skips(capsys):
+    main(["check", "--sim", "npu-smi-hangs", "-v", "--only", "driver"])
+    out = capsys.readouterr().out
+    assert "Evidence:" in out and "Facts used:" in out
+    assert "npu_smi.info = (timeout" in out
+    assert "10000 ms" in out          # probe timing
+
+
+def test_several_outputs_in_one_run(tmp_path, capsys):
+    j, x, m, o = (tmp_path / n for n in ("r.json", "r.xml", "r.md", "r.txt"))
+    rc = main(["check", "--sim", "torch-npu-mismatch", "--json", str(j), "--junit", str(x), "--markdown", str(m),
+               "--output", str(o)])
+    assert rc == 1
+    assert capsys.readouterr().out == ""
+    assert json.loads(j.read_text())["schema"] == "ascend-doctor/check/1"
+    assert "Summary:" in o.read_text()
+    root = ET.fromstring(x.read_text())
+    cases = root.findall(".//testcase")
+    data = json.loads(j.read_text())
+    assert len(cases) == len(data["results"])
+    assert int(root.get("failures")) == data["summary"]["fail"]
+    assert int(root.get("skipped")) == data["summary"]["skip"]
+    assert int(root.get("errors")) == data["summary"]["error"]
+    assert len(root.findall(".//testcase/skipped")) == data["summary"]["skip"]
+    md = m.read_text()
+    assert "**Environment**" in md and "torch_npu" in md and "`AD-PY-001`" in md and "torch-npu-torch-mismatch" in md
+
+
+def test_bad_output_path_and_duplicates(tmp_path, capsys):
+    assert main(["check", "--sim", "no-driver", "--json", str(tmp_path / "no" / "such" / "dir.json")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    f = str(tmp_path / "same")
+    assert main(["check", "--sim", "no-driver", "--json", f, "--junit", f]) == 2
+    assert main(["check", "--sim", "no-such-profile"]) == 2
+
+
+def test_untrusted_text_is_escaped(monkeypatch, capsys):
+    from ascend_doctor.diagnose.cli.commands.check import build_report, render
+    from ascend_doctor.rules.fixtures import fact_set
+
+    facts = fact_set({"container.kind": "docker", "dev.nodes": ["[bold red]x[/bold red]", "a|b<script>"],
+                      "hardware.family": "a2"})
+    report = build_report(facts, only=["AD-CONT-001"])
+    text = render(report, "text")
+    assert "[bold red]x[/bold red]" in text
+    md = render(report, "markdown")
+    assert "<script>" not in md and "a\\|b" in md
+    ET.fromstring(render(report, "junit").split("\n", 1)[1])
+
+
+def test_rules_and_explain(capsys):
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert "AD-CONT-001" in out and "Container" in out
+    assert main(["rules", "--format", "json", "--group", "network"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules"] and all(r["group"] == "network" for r in data["rules"])
+    assert main(["rules", "--group", "nope"]) == 2
+    capsys.readouterr()
+    assert main(["explain", "AD-CONT-001"]) == 0
+    out = capsys.readouterr().out
+    assert "devmm_svm" in out and "container-device-nodes-missing" in out
+    assert main(["explain", "container.devmm-svm-missing", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["id"] == "AD-CONT-001"
+
+
+def test_check_never_imports_textual():
+    code = ("import sys; from ascend_doctor.diagnose.cli.main import main; "
+            "rc = main(['check', '--sim', 'healthy-a2-host', '--format', 'json', '--output', '/dev/null']); "
+            "assert 'textual' not in sys.modules, 'textual imported'; print('ok')")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.stdout.strip() == "ok", res.stderr
