@@ -60,6 +60,8 @@ class FindingRow:
     title: dict
     score: float
     evidence: list[Evidence]
+    confirmed_by: list[str] = field(default_factory=list)
+    ruled_out_by: list[str] = field(default_factory=list)
 
 
 def diagnose(kb, text: str, path: str, facts, lang: str) -> tuple[list[FindingRow], str]:
@@ -74,7 +76,8 @@ def diagnose(kb, text: str, path: str, facts, lang: str) -> tuple[list[FindingRo
             raise InputProblem(f"no such file or folder: {path}")
         paths.append(p)
     result = run(kb, paths=paths, text=text if text.strip() else None, facts=facts, lang=lang)
-    rows = [FindingRow(f.id, f.problem.title, f.score, [Evidence(s.source, s.line, s.text) for s in f.support])
+    rows = [FindingRow(f.id, f.problem.title, f.score, [Evidence(s.source, s.line, s.text) for s in f.support],
+                       [str(n) for n in f.confirmed_by], [str(n) for n in f.ruled_out_by])
             for f in result.findings]
     codes = ", ".join(c.code for c in result.codes[:6])
     if rows:

@@ -7,22 +7,26 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label, LoadingIndicator, Markdown
 
-from .text import md_escape, safe
+from .text import md_code, md_escape, safe
 
 GLYPHS = {"PASS": "✓", "WARN": "!", "FAIL": "✗", "SKIP": "-", "ERROR": "?"}
 STYLES = {"PASS": "green", "WARN": "yellow", "FAIL": "bold red", "SKIP": "dim", "ERROR": "magenta"}
+ORDER = {"FAIL": 0, "ERROR": 1, "WARN": 2, "PASS": 3, "SKIP": 4}
+PROBLEMS = ("FAIL", "ERROR", "WARN")
 
 
 class CheckPane(Vertical):
     DEFAULT_CSS = """
     CheckPane #ck-status { height: 1; padding: 0 1; }
-    CheckPane #ck-table { width: 1fr; min-width: 36; }
-    CheckPane #ck-detail { width: 1fr; overflow-y: auto; padding: 0 1; }
+    CheckPane #ck-body { height: 1fr; }
+    CheckPane #ck-table { width: 3fr; min-width: 30; height: 1fr; }
+    CheckPane #ck-detail { width: 2fr; min-width: 28; height: 1fr; overflow-y: auto; padding: 0 1; }
     CheckPane LoadingIndicator { height: 3; }
     """
     BINDINGS = [
         Binding("c", "copy_fix", "Copy fix"),
-        Binding("o", "open_problem", "Open problem"),
+        Binding("o", "open_problem", "Open in Knowledge"),
+        Binding("p", "toggle_problems", "Problems only"),
         Binding("r", "rerun", "Re-run"),
     ]
 
@@ -32,11 +36,14 @@ class CheckPane(Vertical):
         self.machine = machine
         self.lang = lang
         self.results: dict[str, object] = {}
+        self.rows: list = []
+        self.only_problems = False
+        self.done = False                  # True once the results of the current run are on screen
 
     def compose(self) -> ComposeResult:
         yield Label("", id="ck-status")
         yield LoadingIndicator(id="ck-loading")
-        with Horizontal():
+        with Horizontal(id="ck-body"):
             yield DataTable(id="ck-table", cursor_type="row", zebra_stripes=True)
             yield Markdown("", id="ck-detail")
 
@@ -45,44 +52,71 @@ class CheckPane(Vertical):
         table.add_columns(" ", "Group", "Check")
         self.run_check()
 
-    def run_check(self) -> None:
+    def focus_main(self) -> None:
+        self.query_one("#ck-table", DataTable).focus()
+
+    def run_check(self, refresh: bool = False) -> None:
+        self.done = False
         self.query_one("#ck-table", DataTable).clear()
         self.results.clear()
+        self.rows = []
         self.query_one("#ck-loading").display = True
+        self.query_one("#ck-detail", Markdown).update("")
         self.query_one("#ck-status", Label).update(safe(f"collecting facts from {self.machine.label} …"))
-        self._worker()
+        self._worker(refresh)
 
     @work(exclusive=True, thread=True, group="check")
-    def _worker(self) -> None:
+    def _worker(self, refresh: bool) -> None:
         from . import backend
 
         def progress(done: int, total: int, name: str) -> None:
             self.app.call_from_thread(self._progress, done, total, name)
 
-        facts = self.machine.facts(progress)
-        results = backend.run_check(self.kb, facts)
+        try:
+            facts = self.machine.facts(progress, refresh=refresh)
+            results = backend.run_check(self.kb, facts)
+        except Exception as exc:  # noqa: BLE001 - shown on the screen, the app keeps running
+            self.app.call_from_thread(self._failed, exc)
+            return
         self.app.call_from_thread(self._show, results)
 
     def _progress(self, done: int, total: int, name: str) -> None:
         self.query_one("#ck-status", Label).update(safe(f"probing {self.machine.label}: {done}/{total} {name}"))
 
+    def _failed(self, exc: Exception) -> None:
+        self.query_one("#ck-loading").display = False
+        self.query_one("#ck-status", Label).update(safe(f"the check could not run: {exc}"))
+        self.done = True
+
     def _show(self, results) -> None:
         self.query_one("#ck-loading").display = False
-        table = self.query_one("#ck-table", DataTable)
-        order = {"FAIL": 0, "ERROR": 1, "WARN": 2, "PASS": 3, "SKIP": 4}
-        for r in sorted(results, key=lambda r: (r.group, order.get(r.status, 9), r.rule_id)):
-            self.results[r.rule_id] = r
-            glyph = safe(GLYPHS.get(r.status, "?"))
-            glyph.stylize(STYLES.get(r.status, ""))
-            table.add_row(glyph, safe(r.group), safe(r.title(self.lang)), key=r.rule_id)
+        self.rows = sorted(results, key=lambda r: (r.group, ORDER.get(r.status, 9), r.rule_id))
+        self.results = {r.rule_id: r for r in self.rows}
         counts = {s: sum(1 for r in results if r.status == s) for s in GLYPHS}
         summary = "  ".join(f"{GLYPHS[s]} {n} {s}" for s, n in counts.items() if n)
-        self.query_one("#ck-status", Label).update(safe(f"{self.machine.label}: {summary}"))
-        if results:
-            first_bad = next((i for i, r in enumerate(sorted(results, key=lambda r: (r.group, order.get(r.status, 9), r.rule_id)))
-                              if r.status in ("FAIL", "ERROR", "WARN")), 0)
-            table.move_cursor(row=first_bad)
-            table.focus()
+        self.query_one("#ck-status", Label).update(safe(f"{self.machine.label}: {summary or 'no rule ran'}"))
+        self._fill()
+        self.done = True
+
+    def _fill(self) -> None:
+        table = self.query_one("#ck-table", DataTable)
+        table.clear()
+        last_group = None
+        shown = [r for r in self.rows if not self.only_problems or r.status in PROBLEMS]
+        for r in shown:
+            glyph = safe(GLYPHS.get(r.status, "?"))
+            glyph.stylize(STYLES.get(r.status, ""))
+            group = safe(r.group if r.group != last_group else "")   # the group once, as the CLI prints it
+            last_group = r.group
+            table.add_row(glyph, group, safe(r.title(self.lang)), key=r.rule_id)
+        detail = self.query_one("#ck-detail", Markdown)
+        if not shown:
+            detail.update("No problem found: every rule passed or did not apply. Press **p** to show all results."
+                          if self.rows else "No rule ran.")
+            return
+        first_bad = next((i for i, r in enumerate(shown) if r.status in PROBLEMS), 0)
+        table.move_cursor(row=first_bad)
+        detail.update(self._detail(shown[first_bad]))
 
     @on(DataTable.RowHighlighted, "#ck-table")
     def _row(self, event: DataTable.RowHighlighted) -> None:
@@ -90,7 +124,11 @@ class CheckPane(Vertical):
         if r is not None:
             self.query_one("#ck-detail", Markdown).update(self._detail(r))
 
-    def _current(self):
+    @on(DataTable.RowSelected, "#ck-table")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open_problem()
+
+    def current(self):
         table = self.query_one("#ck-table", DataTable)
         if not table.row_count:
             return None
@@ -104,18 +142,23 @@ class CheckPane(Vertical):
         out = [f"## {md_escape(r.title(self.lang))}", "", f"`{r.rule_id}` · **{r.status}** · {r.severity}", "",
                md_escape(r.message(self.lang)), ""]
         if r.evidence:
-            out += ["**Evidence:**", ""] + [f"- `{k}` = `{md_escape(v)}`" for k, v in r.evidence] + [""]
+            out += ["**Evidence:**", ""]
+            out += [f"- {md_code(k)} = {md_code(v)}" if v else f"- {md_code(k)}" for k, v in r.evidence] + [""]
         if r.fix(self.lang):
             out += [f"**Fix:** {md_escape(r.fix(self.lang))}", ""]
         p = self.kb.problem(r.problem) if r.problem else None
         if p is not None:
-            out += [f"### {md_escape(t(p.title, self.lang))}", "", f"**{label('root_cause', self.lang)}:** {t(p.root_cause, self.lang)}", ""]
+            out += [f"### {md_escape(t(p.title, self.lang))}", "",
+                    f"**{label('root_cause', self.lang)}:** {t(p.root_cause, self.lang)}", ""]
             out += fixes_markdown(p.fixes, self.lang)
-            out += [f"*o: open `{p.id}` in Knowledge · c: copy the first fix command*"]
+            keys = "Enter / o: open in Knowledge"
+            if self.first_command(r):
+                keys += " · c: copy the first fix command"
+            out += ["", f"*{keys}*"]
         return "\n".join(out)
 
-    def _first_command(self, r) -> str:
-        p = self.kb.problem(r.problem) if r.problem else None
+    def first_command(self, r) -> str:
+        p = self.kb.problem(r.problem) if r is not None and r.problem else None
         for fx in sorted(p.fixes if p else [], key=lambda f: f["kind"] != "workaround"):
             for st in fx["steps"]:
                 if st.get("command"):
@@ -123,8 +166,7 @@ class CheckPane(Vertical):
         return ""
 
     def action_copy_fix(self) -> None:
-        r = self._current()
-        cmd = self._first_command(r) if r else ""
+        cmd = self.first_command(self.current())
         if not cmd:
             self.app.notify("no fix command for this result", severity="warning")
             return
@@ -132,9 +174,15 @@ class CheckPane(Vertical):
         self.app.notify(f"copied: {cmd}", markup=False)
 
     def action_open_problem(self) -> None:
-        r = self._current()
+        r = self.current()
         if r is not None and r.problem:
             self.app.open_problem(r.problem)
+        elif r is not None:
+            self.app.notify("this result has no problem in the knowledge base", severity="information")
+
+    def action_toggle_problems(self) -> None:
+        self.only_problems = not self.only_problems
+        self._fill()
 
     def action_rerun(self) -> None:
-        self.run_check()
+        self.run_check(refresh=True)

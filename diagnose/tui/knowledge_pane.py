@@ -7,11 +7,15 @@ from __future__ import annotations
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Markdown, OptionList, Select
+from textual.widgets import Input, Label, Markdown, OptionList, Select
 from textual.widgets.option_list import Option
 
 from ..render.console import t
 from .text import code_markdown, problem_detail_markdown, safe
+
+EMPTY = ("Type to search the problems and error codes (English or Chinese). "
+         "An error code such as `561000`, `EZ9999` or `-8020` jumps straight to its entry.\n\n"
+         "Tab moves to the results; Up/Down browse them.")
 
 
 class KnowledgePane(Vertical):
@@ -20,24 +24,33 @@ class KnowledgePane(Vertical):
     DEFAULT_CSS = """
     KnowledgePane #kn-bar { height: 3; }
     KnowledgePane #kn-query { width: 1fr; }
-    KnowledgePane #kn-kind { width: 18; }
-    KnowledgePane #kn-results { width: 2fr; min-width: 30; }
-    KnowledgePane #kn-detail { width: 3fr; overflow-y: auto; padding: 0 1; }
+    KnowledgePane #kn-kind { width: 16; }
+    KnowledgePane #kn-status { height: 1; padding: 0 1; }
+    KnowledgePane #kn-body { height: 1fr; }
+    KnowledgePane #kn-results { width: 2fr; min-width: 24; height: 1fr; }
+    KnowledgePane #kn-detail { width: 3fr; height: 1fr; overflow-y: auto; padding: 0 1; }
     """
 
     def __init__(self, kb, lang: str, **kw):
         super().__init__(**kw)
         self.kb = kb
         self.lang = lang
+        self.current = ""            # "kind|ref" of the entry in the detail view
+        self._want = ""              # entry to highlight when the next results arrive (open_problem)
+        self.searching = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="kn-bar"):
-            yield Input(placeholder="search problems and codes: 权重加载 卡住, HCCL timeout, 561000 …", id="kn-query")
-            yield Select([("problems + codes", "all"), ("problems", "problem"), ("codes", "code")],
+            yield Input(placeholder="search: 权重加载 卡住, HCCL timeout, 561000 …", id="kn-query")
+            yield Select([("all", "all"), ("problems", "problem"), ("codes", "code")],
                          value="all", allow_blank=False, id="kn-kind")
-        with Horizontal():
+        yield Label("", id="kn-status")
+        with Horizontal(id="kn-body"):
             yield OptionList(id="kn-results")
-            yield Markdown("", id="kn-detail")
+            yield Markdown(EMPTY, id="kn-detail")
+
+    def focus_main(self) -> None:
+        self.focus_query()
 
     def focus_query(self) -> None:
         self.query_one("#kn-query", Input).focus()
@@ -45,34 +58,61 @@ class KnowledgePane(Vertical):
     @on(Input.Changed, "#kn-query")
     @on(Select.Changed, "#kn-kind")
     def _changed(self) -> None:
+        self.searching = True
         self.run_search(self.query_one("#kn-query", Input).value)
+
+    @on(Input.Submitted, "#kn-query")
+    def _submitted(self) -> None:
+        ol = self.query_one("#kn-results", OptionList)
+        if ol.option_count:
+            ol.focus()
 
     @work(exclusive=True, thread=True, group="kn-search")
     def run_search(self, query: str) -> None:
         kind = self.query_one("#kn-kind", Select).value
         kinds = ("problem", "code") if kind == "all" else (kind,)
-        hits = self.kb.search(query, limit=50, kinds=kinds) if query.strip() else []
-        direct = self.kb.codes(query.strip(), patterns=False) if query.strip() and "code" in kinds else []
-        self.app.call_from_thread(self._show, hits, direct)
+        q = query.strip()
+        hits = self.kb.search(q, limit=50, kinds=kinds) if q else []
+        direct = self.kb.codes(q, patterns=False) if q and "code" in kinds and " " not in q else []
+        self.app.call_from_thread(self._show, query, hits, direct)
 
-    def _show(self, hits, direct) -> None:
+    def _show(self, query: str, hits, direct) -> None:
         ol = self.query_one("#kn-results", OptionList)
         ol.clear_options()
         seen = set()
+        ids = []
+        want, self._want = self._want, ""
+        if want.startswith("problem|") and (p := self.kb.problem(want.split("|", 1)[1])) is not None:
+            seen.add(("problem", p.id))           # the problem opened from Check / Ask comes first
+            ids.append(want)
+            ol.add_option(Option(safe(f"● {t(p.title, self.lang)}"), id=want))
         for c in direct:                      # typing an error code jumps to it
             ref = f"{c.family}:{c.code}"
             seen.add(("code", ref))
-            ol.add_option(Option(safe(f"{c.code}  {c.name}  [{c.family}]"), id=f"code|{ref}"))
+            ids.append(f"code|{ref}")
+            ol.add_option(Option(safe(f"# {c.code}  {c.name}  ({c.family})"), id=ids[-1]))
         for h in hits:
             if (h.kind, h.ref) in seen:
                 continue
+            seen.add((h.kind, h.ref))
             label = t(h.title, self.lang) if h.kind == "problem" else h.title.get("en", h.ref)
             prefix = "●" if h.kind == "problem" else "#"
-            ol.add_option(Option(safe(f"{prefix} {label}"), id=f"{h.kind}|{h.ref}"))
-        if ol.option_count:
+            ids.append(f"{h.kind}|{h.ref}")
+            ol.add_option(Option(safe(f"{prefix} {label}"), id=ids[-1]))
+        status = self.query_one("#kn-status", Label)
+        if not query.strip():
+            status.update("")
+        else:
+            status.update(safe(f"{len(ids)} result(s)" + (" · direct code match first" if direct else "")))
+        if want and want in ids:
+            ol.highlighted = ids.index(want)
+        elif ids:
             ol.highlighted = 0
         else:
-            self.query_one("#kn-detail", Markdown).update("")
+            self.current = ""
+            self.query_one("#kn-detail", Markdown).update(
+                EMPTY if not query.strip() else f"Nothing found for {safe(query).plain!r}; try fewer or other words.")
+        self.searching = False
 
     @on(OptionList.OptionHighlighted, "#kn-results")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -82,6 +122,7 @@ class KnowledgePane(Vertical):
     def show_entry(self, option_id: str) -> None:
         kind, ref = option_id.split("|", 1)
         md = self.query_one("#kn-detail", Markdown)
+        self.current = option_id
         if kind == "problem":
             p = self.kb.problem(ref)
             md.update(problem_detail_markdown(p, self.lang) if p else "")
@@ -90,7 +131,10 @@ class KnowledgePane(Vertical):
             infos = [c for c in self.kb.codes(code, family=family) if c.code == code] or self.kb.codes(code, family=family)
             titles = {pid: t(p.title, self.lang) for c in infos for pid in c.problems if (p := self.kb.problem(pid))}
             md.update("\n\n".join(code_markdown(c, self.lang, titles) for c in infos[:1]))
+        md.scroll_home(animate=False)
 
     def open_problem(self, problem_id: str) -> None:
+        """Show one problem (from Check or Ask); the search box holds its id so Escape-free browsing continues."""
+        self._want = f"problem|{problem_id}"
+        self.show_entry(self._want)
         self.query_one("#kn-query", Input).value = problem_id
-        self.show_entry(f"problem|{problem_id}")

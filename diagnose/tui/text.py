@@ -24,6 +24,18 @@ def md_escape(text: str) -> str:
     return "".join(out)
 
 
+def md_code(text: str) -> str:
+    """Untrusted text as a Markdown code span (shown literally; backslash escapes do not work inside one)."""
+    text = " ".join(str(text).split("\n"))
+    longest = run = 0
+    for ch in text:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}" if text else ""
+
+
 def markup_escape(text: str) -> str:
     return escape(str(text))
 
