@@ -9,7 +9,7 @@ import stat
 
 import pytest
 
-from textual.widgets import DataTable, Input, Markdown, OptionList, TextArea
+from textual.widgets import DataTable, Input, OptionList, TextArea
 
 from ascend_doctor.diagnose.tui.app import AscendDoctorApp
 from ascend_doctor.diagnose.tui.machine import Machine
@@ -33,7 +33,7 @@ def screen_text(app) -> str:
 
 
 def md_source(app, selector: str) -> str:
-    return app.query_one(selector, Markdown).source
+    return app.query_one(selector).source
 
 
 async def settle(app, pilot, until=None, timeout: float = 10.0) -> None:

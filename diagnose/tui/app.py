@@ -44,31 +44,52 @@ class AscendDoctorApp(App):
         self.sub_title = machine.label
 
     def compose(self) -> ComposeResult:
-        from .ask_pane import AskPane
-        from .check_pane import CheckPane
-        from .env_pane import EnvironmentPane
-
+        # only the first screen is built at start-up (fast first paint); the others on first visit
         yield Header()
         with TabbedContent(initial=self.start, id="tabs"):
-            with TabPane(TAB_LABELS["check"], id="check"):
-                yield CheckPane(self.kb, self.machine, self.lang, id="check-pane")
-            with TabPane(TAB_LABELS["ask"], id="ask"):
-                yield AskPane(self.kb, self.machine, self.lang, id="ask-pane")
-            with TabPane(TAB_LABELS["knowledge"], id="knowledge"):
-                yield KnowledgePane(self.kb, self.lang, id="knowledge-pane")
-            with TabPane(TAB_LABELS["environment"], id="environment"):
-                yield EnvironmentPane(self.machine, self.lang, id="env-pane")
+            for name in SCREENS:
+                with TabPane(TAB_LABELS[name], id=name):
+                    if name == self.start:
+                        yield self._new_pane(name)
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.call_after_refresh(self._focus_screen, self.start)
+    def _new_pane(self, screen: str):
+        if screen == "check":
+            from .check_pane import CheckPane
 
-    def _pane(self, screen: str):
-        return self.query_one({"check": "#check-pane", "ask": "#ask-pane", "knowledge": "#knowledge-pane",
-                               "environment": "#env-pane"}[screen])
+            return CheckPane(self.kb, self.machine, self.lang, id="check-pane")
+        if screen == "ask":
+            from .ask_pane import AskPane
+
+            return AskPane(self.kb, self.machine, self.lang, id="ask-pane")
+        if screen == "knowledge":
+            return KnowledgePane(self.kb, self.lang, id="knowledge-pane")
+        from .env_pane import EnvironmentPane
+
+        return EnvironmentPane(self.machine, self.lang, id="env-pane")
+
+    def pane(self, screen: str):
+        """The widget of one screen, built (mounted) on first use."""
+        tab = self.query_one(f"TabPane#{screen}", TabPane)
+        if tab.children:
+            return tab.children[0]
+        widget = self._new_pane(screen)
+        tab.mount(widget)
+        return widget
+
+    def pane_ready(self, pane) -> None:
+        """Called by each screen once mounted: focus it when it is the one on show."""
+        if pane.parent is not None and self.query_one("#tabs", TabbedContent).active == pane.parent.id:
+            pane.focus_main()
 
     def _focus_screen(self, screen: str) -> None:
-        self._pane(screen).focus_main()
+        pane = self.pane(screen)
+        if pane.is_mounted:
+            pane.focus_main()
+        else:
+            # keep no focus on the screen left behind (its focus would pull the tabs back to it);
+            # the new screen takes the focus once mounted (pane_ready)
+            self.set_focus(None)
 
     @on(TabbedContent.TabActivated, "#tabs")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
@@ -88,7 +109,7 @@ class AscendDoctorApp(App):
     def open_problem(self, problem_id: str) -> None:
         """Jump to the Knowledge screen showing one problem (used by Check and Ask)."""
         self.action_show("knowledge")
-        self.query_one(KnowledgePane).open_problem(problem_id)
+        self.pane("knowledge").open_problem(problem_id)
 
     def get_system_commands(self, screen):
         yield from super().get_system_commands(screen)
@@ -100,13 +121,11 @@ class AscendDoctorApp(App):
         yield SystemCommand("Export snapshot", "Write a private snapshot of this machine", self._export)
 
     def _rerun_check(self) -> None:
-        from .check_pane import CheckPane
-
         self.action_show("check")
-        self.query_one(CheckPane).run_check(refresh=True)
+        pane = self.pane("check")
+        if pane.is_mounted:
+            pane.run_check(refresh=True)
 
     def _export(self) -> None:
-        from .env_pane import EnvironmentPane
-
         self.action_show("environment")
-        self.query_one(EnvironmentPane).action_export()
+        self.pane("environment").action_export()

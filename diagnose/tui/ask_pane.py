@@ -5,11 +5,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, Markdown, OptionList, TextArea
+from textual.widgets import Button, Input, Label, OptionList, TextArea
 from textual.widgets.option_list import Option
 
 from ..render.console import t
-from .text import md_code, md_escape, safe
+from .text import markdown_view, md_code, md_escape, safe
 
 
 class AskPane(Vertical):
@@ -46,11 +46,14 @@ class AskPane(Vertical):
         yield Label(self._idle_note(), id="ask-status")
         with Horizontal(id="ask-body"):
             yield OptionList(id="ask-results")
-            yield Markdown("", id="ask-detail")
+            yield markdown_view("ask-detail")
 
     def _idle_note(self) -> str:
         facts = f"narrowed by the facts of {self.machine.label}" if self.use_facts else "machine facts ignored"
         return f"ctrl+r: diagnose · {facts} (ctrl+e)"
+
+    def on_mount(self) -> None:
+        self.app.pane_ready(self)
 
     def focus_main(self) -> None:
         self.query_one("#ask-text", TextArea).focus()
@@ -110,13 +113,13 @@ class AskPane(Vertical):
                 hint.append("Causes that the facts of this machine rule out are not listed: "
                             "press **ctrl+e** to ignore the machine facts.")
             hint.append("Try other words, paste the full log, or search on the Knowledge screen (F3).")
-            self.query_one("#ask-detail", Markdown).update("\n\n".join(hint))
+            self.query_one("#ask-detail").update("\n\n".join(hint))
         self.busy = False
 
     @on(OptionList.OptionHighlighted, "#ask-results")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         f = self.findings[int(event.option.id)]
-        self.query_one("#ask-detail", Markdown).update(self._detail(f))
+        self.query_one("#ask-detail").update(self._detail(f))
 
     @on(OptionList.OptionSelected, "#ask-results")
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -5,9 +5,9 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Label, LoadingIndicator, Markdown
+from textual.widgets import DataTable, Label
 
-from .text import md_code, md_escape, safe
+from .text import markdown_view, md_code, md_escape, safe
 
 GLYPHS = {"PASS": "✓", "WARN": "!", "FAIL": "✗", "SKIP": "-", "ERROR": "?"}
 STYLES = {"PASS": "green", "WARN": "yellow", "FAIL": "bold red", "SKIP": "dim", "ERROR": "magenta"}
@@ -21,7 +21,6 @@ class CheckPane(Vertical):
     CheckPane #ck-body { height: 1fr; }
     CheckPane #ck-table { width: 3fr; min-width: 30; height: 1fr; }
     CheckPane #ck-detail { width: 2fr; min-width: 28; height: 1fr; overflow-y: auto; padding: 0 1; }
-    CheckPane LoadingIndicator { height: 3; }
     """
     BINDINGS = [
         Binding("c", "copy_fix", "Copy fix"),
@@ -39,18 +38,19 @@ class CheckPane(Vertical):
         self.rows: list = []
         self.only_problems = False
         self.done = False                  # True once the results of the current run are on screen
+        self._detail_of = None             # rule shown in the detail pane (Markdown updates are not free)
 
     def compose(self) -> ComposeResult:
         yield Label("", id="ck-status")
-        yield LoadingIndicator(id="ck-loading")
         with Horizontal(id="ck-body"):
             yield DataTable(id="ck-table", cursor_type="row", zebra_stripes=True)
-            yield Markdown("", id="ck-detail")
+            yield markdown_view("ck-detail")
 
     def on_mount(self) -> None:
         table = self.query_one("#ck-table", DataTable)
         table.add_columns(" ", "Group", "Check")
         self.run_check()
+        self.app.pane_ready(self)
 
     def focus_main(self) -> None:
         self.query_one("#ck-table", DataTable).focus()
@@ -60,8 +60,7 @@ class CheckPane(Vertical):
         self.query_one("#ck-table", DataTable).clear()
         self.results.clear()
         self.rows = []
-        self.query_one("#ck-loading").display = True
-        self.query_one("#ck-detail", Markdown).update("")
+        self._set_detail(None, "")
         self.query_one("#ck-status", Label).update(safe(f"collecting facts from {self.machine.label} …"))
         self._worker(refresh)
 
@@ -84,12 +83,10 @@ class CheckPane(Vertical):
         self.query_one("#ck-status", Label).update(safe(f"probing {self.machine.label}: {done}/{total} {name}"))
 
     def _failed(self, exc: Exception) -> None:
-        self.query_one("#ck-loading").display = False
         self.query_one("#ck-status", Label).update(safe(f"the check could not run: {exc}"))
         self.done = True
 
     def _show(self, results) -> None:
-        self.query_one("#ck-loading").display = False
         self.rows = sorted(results, key=lambda r: (r.group, ORDER.get(r.status, 9), r.rule_id))
         self.results = {r.rule_id: r for r in self.rows}
         counts = {s: sum(1 for r in results if r.status == s) for s in GLYPHS}
@@ -109,20 +106,26 @@ class CheckPane(Vertical):
             group = safe(r.group if r.group != last_group else "")   # the group once, as the CLI prints it
             last_group = r.group
             table.add_row(glyph, group, safe(r.title(self.lang)), key=r.rule_id)
-        detail = self.query_one("#ck-detail", Markdown)
         if not shown:
-            detail.update("No problem found: every rule passed or did not apply. Press **p** to show all results."
-                          if self.rows else "No rule ran.")
+            self._set_detail(None, "No problem found: every rule passed or did not apply. "
+                                   "Press **p** to show all results." if self.rows else "No rule ran.")
             return
         first_bad = next((i for i, r in enumerate(shown) if r.status in PROBLEMS), 0)
         table.move_cursor(row=first_bad)
-        detail.update(self._detail(shown[first_bad]))
+        self._set_detail(shown[first_bad])
+
+    def _set_detail(self, r, text: str | None = None) -> None:
+        key = r.rule_id if r is not None else text
+        if key == self._detail_of:
+            return
+        self._detail_of = key
+        self.query_one("#ck-detail").update(self._detail(r) if r is not None else text)
 
     @on(DataTable.RowHighlighted, "#ck-table")
     def _row(self, event: DataTable.RowHighlighted) -> None:
         r = self.results.get(event.row_key.value) if event.row_key else None
         if r is not None:
-            self.query_one("#ck-detail", Markdown).update(self._detail(r))
+            self._set_detail(r)
 
     @on(DataTable.RowSelected, "#ck-table")
     def _selected(self, event: DataTable.RowSelected) -> None:

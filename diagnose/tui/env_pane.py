@@ -42,6 +42,7 @@ class EnvironmentPane(Vertical):
         self.lang = lang
         self.factset = None
         self.last_export = None
+        self._pending_export = False
         # simulated probes take no real time: leave the column out there (and keep screenshots stable)
         self.show_ms = not getattr(machine.args, "sim", None)
 
@@ -56,6 +57,7 @@ class EnvironmentPane(Vertical):
         cols = ["Fact", "Status", "Value", "Source"] + (["ms"] if self.show_ms else [])
         self.query_one("#env-table", DataTable).add_columns(*cols)
         self._load()
+        self.app.pane_ready(self)
 
     def focus_main(self) -> None:
         self.query_one("#env-filter", Input).focus()
@@ -75,6 +77,9 @@ class EnvironmentPane(Vertical):
     def _loaded(self, fs) -> None:
         self.factset = fs
         self._fill(self.query_one("#env-filter", Input).value)
+        if self._pending_export:
+            self._pending_export = False
+            self.action_export()
 
     @on(Input.Changed, "#env-filter")
     def _filter(self, event: Input.Changed) -> None:
@@ -126,7 +131,8 @@ class EnvironmentPane(Vertical):
 
     def action_export(self) -> None:
         if self.factset is None:
-            self.app.notify("facts are still being collected", severity="warning")
+            self._pending_export = True      # written as soon as the facts are in
+            self.app.notify("facts are still being collected; the snapshot follows", severity="information")
             return
         try:
             path = self.machine.export_snapshot(self.app.export_dir)

@@ -7,11 +7,11 @@ from __future__ import annotations
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Label, Markdown, OptionList, Select
+from textual.widgets import Input, Label, OptionList, Select
 from textual.widgets.option_list import Option
 
 from ..render.console import t
-from .text import code_markdown, problem_detail_markdown, safe
+from .text import markdown_view, code_markdown, problem_detail_markdown, safe
 
 EMPTY = ("Type to search the problems and error codes (English or Chinese). "
          "An error code such as `561000`, `EZ9999` or `-8020` jumps straight to its entry.\n\n"
@@ -38,6 +38,8 @@ class KnowledgePane(Vertical):
         self.current = ""            # "kind|ref" of the entry in the detail view
         self._want = ""              # entry to highlight when the next results arrive (open_problem)
         self.searching = False
+        self._pending = ""           # problem asked for before the screen was mounted
+        self._ready = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="kn-bar"):
@@ -47,7 +49,14 @@ class KnowledgePane(Vertical):
         yield Label("", id="kn-status")
         with Horizontal(id="kn-body"):
             yield OptionList(id="kn-results")
-            yield Markdown(EMPTY, id="kn-detail")
+            yield markdown_view("kn-detail")
+
+    def on_mount(self) -> None:
+        self._ready = True
+        self.query_one("#kn-detail").update(EMPTY)
+        if self._pending:
+            self.open_problem(self._pending)
+        self.app.pane_ready(self)
 
     def focus_main(self) -> None:
         self.focus_query()
@@ -110,7 +119,7 @@ class KnowledgePane(Vertical):
             ol.highlighted = 0
         else:
             self.current = ""
-            self.query_one("#kn-detail", Markdown).update(
+            self.query_one("#kn-detail").update(
                 EMPTY if not query.strip() else f"Nothing found for {safe(query).plain!r}; try fewer or other words.")
         self.searching = False
 
@@ -121,7 +130,7 @@ class KnowledgePane(Vertical):
 
     def show_entry(self, option_id: str) -> None:
         kind, ref = option_id.split("|", 1)
-        md = self.query_one("#kn-detail", Markdown)
+        md = self.query_one("#kn-detail")
         self.current = option_id
         if kind == "problem":
             p = self.kb.problem(ref)
@@ -131,10 +140,18 @@ class KnowledgePane(Vertical):
             infos = [c for c in self.kb.codes(code, family=family) if c.code == code] or self.kb.codes(code, family=family)
             titles = {pid: t(p.title, self.lang) for c in infos for pid in c.problems if (p := self.kb.problem(pid))}
             md.update("\n\n".join(code_markdown(c, self.lang, titles) for c in infos[:1]))
-        md.scroll_home(animate=False)
 
     def open_problem(self, problem_id: str) -> None:
-        """Show one problem (from Check or Ask); the search box holds its id so Escape-free browsing continues."""
+        """Show one problem (from Check or Ask); the search box holds its id, the results its neighbours."""
+        self.searching = True
+        if not self._ready:
+            self._pending = problem_id
+            return
+        self._pending = ""
         self._want = f"problem|{problem_id}"
         self.show_entry(self._want)
-        self.query_one("#kn-query", Input).value = problem_id
+        box = self.query_one("#kn-query", Input)
+        if box.value == problem_id:
+            self.run_search(problem_id)          # no Changed event for the same text
+        else:
+            box.value = problem_id
