@@ -42,7 +42,14 @@ def run(args) -> int:
         console.print(f"No known problem or code matches [bold]{esc(query)}[/bold].")
         return 1
     for h in hits:
-        ref = h.ref if h.kind == "problem" else h.ref.split(":", 1)[1] + f" ({h.ref.split(':', 1)[0]})"
-        console.print(f"[bold]{h.score:5.1f}[/bold]  [cyan]{esc(ref)}[/cyan]  {esc(h.title.get(lang) or h.title['en'])}")
+        title = h.title.get(lang) or h.title["en"]
+        if h.kind == "problem":
+            ref = h.ref
+        else:
+            family, code = h.ref.split(":", 1)
+            ref = f"{code} ({family})"
+            title = title[len(code):].strip() if title.startswith(code) else title
+            title = title if len(title) <= 110 else title[:109] + "…"
+        console.print(f"[bold]{h.score:5.1f}[/bold]  [cyan]{esc(ref)}[/cyan]  {esc(title)}")
     console.print(f"[dim]ascend-doctor explain <id> shows one in full[/dim]")
     return 0
