@@ -24,8 +24,8 @@ HCCL_CONTEXT = re.compile(r"hccl|HCCL|Hccl|ProcessGroupHCCL")
 EVENT_CONTEXT = re.compile(r"event|fault|Fault|alarm|Alarm|EVENT|FAULT")
 
 #: byte literals that announce a code on the line (the scanner's prefilter uses them)
-TRIGGERS = (b"rror code", b"RROR CODE", b"errno", b"rrCode", b"rr_code", b"ret is", b"ret[", b"ret=", b"ret:",
-            b"ret =", b"retCode", b"rtRet", b"aclError", b"HcclResult", b"hcclRet", b"0x8")
+#: (lines with "error code is", "failed ... ret is", "is failed. ret[9]" already hold an error word)
+TRIGGERS = (b"errno", b"rrCode", b"retCode", b"HcclResult", b"hcclRet")
 #: block-level regex for CANN and torch_npu codes (literal prefix 'E': scanned at C speed)
 BLOCK_RE = re.compile(rb"E(?:RR\d{5}|[A-Z0-9]\d{4})(?![0-9A-Za-z_])")
 

@@ -78,7 +78,8 @@ class Evidence:
 
     def first_errors(self, limit: int = 5) -> list[EvidenceLine]:
         """The earliest error lines (by timestamp when the lines carry one, else by reading order)."""
-        errs = [ln for ln in self.lines if ln.kinds & {ERROR, CODE, SIGNATURE}]
+        errs = [ln for ln in self.lines if ln.kinds & {ERROR, CODE, SIGNATURE}
+                and not ln.text.startswith("Traceback (most recent call last)")]
         errs.sort(key=time_key)
         return errs[:limit]
 

@@ -24,6 +24,7 @@ class Prefilter:
         self._delete = b""
         self._groups: dict[bytes, list[bytes]] = {}   # projection -> triggers
         self._direct: list[bytes] = list(self.triggers)
+        self._children: dict[bytes, list[bytes]] = {}
 
     def train(self, sample: bytes) -> None:
         """Choose the rare byte set from a sample of the input (the first block)."""
@@ -53,12 +54,28 @@ class Prefilter:
                 groups.setdefault(proj, []).append(t)
             else:
                 direct.append(t)
-        self._groups, self._direct = groups, direct
+        self._groups = groups
+        # a direct trigger that contains another direct trigger is only searched when that one is present:
+        # in a block without "rror", "error code is 561003" cannot occur either
+        direct.sort(key=len)
+        parents: list[bytes] = []
+        children: dict[bytes, list[bytes]] = {}
+        for t in direct:
+            parent = next((q for q in parents if q in t), None)
+            if parent is None:
+                parents.append(t)
+            else:
+                children.setdefault(parent, []).append(t)
+        self._direct, self._children = parents, children
 
     def present(self, block: bytes) -> list[bytes]:
         if not self._trained:
             self.train(block)
-        found = [t for t in self._direct if t in block]
+        found = []
+        for t in self._direct:
+            if t in block:
+                found.append(t)
+                found.extend(c for c in self._children.get(t, ()) if c in block)
         if self._groups:
             small = block.translate(None, self._delete)
             for proj, trigs in self._groups.items():
@@ -68,4 +85,4 @@ class Prefilter:
 
     def stats(self) -> dict[str, int]:
         return {"triggers": len(self.triggers), "projected": sum(len(v) for v in self._groups.values()),
-                "direct": len(self._direct), "rare_bytes": 256 - len(self._delete)}
+                "direct": len(self._direct), "nested": sum(len(v) for v in self._children.values()), "rare_bytes": 256 - len(self._delete)}

@@ -20,7 +20,7 @@ from .prefilter import Prefilter
 from .sources import Source, looks_binary
 
 BLOCK = 4 << 20
-MAX_LINE = 1 << 20          # a longer line is cut into pieces of this size
+MAX_LINE = 1 << 20          # a line still without a newline after this many carried bytes is cut there
 MAX_KEEP = 2000             # characters of a line kept for display and matching
 REGEX_WINDOW = 4000         # a signature regex runs on this window around its literal in a long line
 HEAD_BYTES = 1 << 20        # per input, kept for facts and prose
@@ -28,10 +28,11 @@ HEAD_TOTAL = 4 << 20
 MAX_DISTINCT = 20000        # distinct kept lines; beyond it only signature and code lines are kept
 MAX_GENERIC_HITS = 200000   # generic error-word lines examined; then the error words are dropped
 
-ERROR_WORDS = (b"rror", b"RROR", b"ailed", b"FAIL", b"ailure", b"xception", b"Traceback", b"Killed",
-               b"Segmentation fault", b"core dumped", b"imed out", b"imeout", b"Abort", b"abort",
-               b"not found", b"No such file", b"denied", b"annot ", b"nable to", b"not supported",
-               "报错".encode(), "失败".encode(), "错误".encode(), "异常".encode())
+#: words that make a line an error line (kept few: each one that is not rare costs a pass over the block;
+#: code markers such as "error code is" and "ret is" sit on lines that already hold one of these)
+ERROR_WORDS = (b"rror", b"RROR", b"ailed", b"FAIL", b"xception", b"Traceback", b"imeout", b"fault", b"dumped",
+               b"not found", b"No such file", b"denied", b"annot ",
+               "报错".encode(), "失败".encode(), "错误".encode(), "异常".encode(), "超时".encode())
 CAUSE_WORDS = (b"Possible Cause", b"Solution:", b"Reason:", b"Possible cause", "可能原因".encode(), "处理建议".encode(),
                "解决方法".encode())
 ERROR_LINE = re.compile(

@@ -32,6 +32,9 @@ PRODUCT = [
 ]
 
 
+MAX_TOOL_LINE = 2000
+
+
 def family_of_chip(name: str) -> str:
     n = name.replace(" ", "")
     low = n.lower()
@@ -119,6 +122,9 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
     from ascend_doctor.diagnose.parsers.blocks import find_blocks
 
     out: dict[str, Fact] = {}
+    # tool outputs have short lines: blank out very long ones (keeps line numbers, keeps parsers fast)
+    if any(len(ln) > MAX_TOOL_LINE for ln in text.splitlines()):
+        text = "\n".join(ln if len(ln) <= MAX_TOOL_LINE else "" for ln in text.splitlines())
     for block in find_blocks(text):
         _block_facts(name, block, out)
     for lineno, line in enumerate(text.splitlines(), start=1):

@@ -27,13 +27,15 @@ CODE_WEIGHT = 0.45
 PROSE_MAX = 0.45          # symptoms in words a person wrote
 LOG_SYMPTOM_MAX = 0.3     # symptoms matched by log lines (signatures do the real work there)
 SYMPTOM_THRESHOLD = 78
+CJK_COVERAGE = 0.5        # share of a Chinese symptom's bigrams found in the text
 CONFIRM_BOOST = 0.35      # share of the remaining distance to 1
 RULE_OUT_FACTOR = 0.25
 OTHER_HARDWARE_FACTOR = 0.5
 MIN_SCORE = 0.12
 IDENT_WEIGHT = 0.3        # an environment variable / identifier named both by the user and by a problem
 HARDWARE_WEIGHT = 0.2     # the report's hardware is one a hardware-specific problem concerns
-INFO_FACTOR = 0.7         # benign / informational problems rank below real failures
+INFO_FACTOR = 0.7         # benign / informational problems rank below real failures ...
+INFO_CAP = 0.45           # ... and are never a "likely cause" (a benign warning is not why a run failed)
 IDENT = re.compile(r"\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}\b")
 MAX_SUPPORT = 8
 
@@ -74,6 +76,30 @@ class Matcher:
         choices = [n for _, _, n in index]
         out: dict[str, list[Support]] = {}
         best: dict[str, float] = {}
+
+        def keep(qi: int, ci: int, r: float) -> None:
+            pid, orig, _ = index[ci]
+            w = cap * min(1.0, (r - SYMPTOM_THRESHOLD) / (100 - SYMPTOM_THRESHOLD) * 0.6 + 0.4)
+            if w <= best.get(pid, 0):
+                return
+            best[pid] = w
+            text, ln = queries[qi]
+            out[pid] = [Support("symptom", ln.source if ln else "<text>", ln.line if ln else 0,
+                                ln.text if ln else text[:300], w, detail=f"like '{orig}' ({r:.0f})",
+                                order=ln.order if ln else 0, time=ln.time if ln else "")]
+
+        # Chinese has no spaces: compare character bigrams of the normalised texts
+        cjk = [(ci, _grams(n)) for ci, (_, _, n) in enumerate(index) if CJK.search(n)]
+        for qi, q in enumerate(qn):
+            if not CJK.search(q):
+                continue
+            qg = _grams(q)
+            for ci, sg in cjk:
+                if len(sg) >= 4:
+                    cov = len(sg & qg) / len(sg)
+                    if cov >= CJK_COVERAGE:
+                        # same scale as the fuzzy ratios: the threshold maps to SYMPTOM_THRESHOLD, all to 100
+                        keep(qi, ci, SYMPTOM_THRESHOLD + (cov - CJK_COVERAGE) / (1 - CJK_COVERAGE) * (100 - SYMPTOM_THRESHOLD))
         for qi, q in enumerate(qn):
             for _choice, a, ci in process.extract(q, choices, scorer=fuzz.token_set_ratio,
                                                   processor=utils.default_process,
@@ -83,15 +109,7 @@ class Matcher:
                 r = (a + b) / 2
                 if b < SYMPTOM_THRESHOLD - 10 or r < SYMPTOM_THRESHOLD:
                     continue
-                pid, orig, _ = index[ci]
-                w = cap * min(1.0, (r - SYMPTOM_THRESHOLD) / (100 - SYMPTOM_THRESHOLD) * 0.6 + 0.4)
-                if w <= best.get(pid, 0):
-                    continue
-                best[pid] = w
-                text, ln = queries[qi]
-                out[pid] = [Support("symptom", ln.source if ln else "<text>", ln.line if ln else 0,
-                                    ln.text if ln else text[:300], w, detail=f"like '{orig}' ({r:.0f})",
-                                    order=ln.order if ln else 0, time=ln.time if ln else "")]
+                keep(qi, ci, r)
         return out
 
     # -- main ------------------------------------------------------------------------------------
@@ -228,7 +246,7 @@ class Matcher:
                 f.ruled_out_by.append(f"hardware.family = {fam}, the problem concerns {', '.join(p.hardware)}")
                 score *= OTHER_HARDWARE_FACTOR
         if p.severity == "info":
-            score *= INFO_FACTOR
+            score = min(score * INFO_FACTOR, INFO_CAP)
         f.score = round(min(score, 0.99), 3)
         ss = sorted(ss, key=lambda s: (-_kind_rank(s.kind), -s.weight, s.time or "~", s.order))
         seen: dict[tuple[str, int], Support] = {}
@@ -258,6 +276,16 @@ class Matcher:
                         return ln
         first = ev.first_errors(1)
         return first[0] if first else None
+
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+_GRAM_TOKENS = re.compile(r"[\u3400-\u9fff]|[a-z0-9][a-z0-9_.\-]*")
+
+
+def _grams(text: str) -> set[str]:
+    """Bigrams over tokens: each CJK character and each latin word is one token."""
+    toks = _GRAM_TOKENS.findall(text.lower())
+    return {a + b for a, b in zip(toks, toks[1:])} | {t for t in toks if len(t) > 2}
 
 
 def _kind_rank(kind: str) -> int:

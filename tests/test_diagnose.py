@@ -1,0 +1,141 @@
+"""``ascend-doctor diagnose``: accuracy floor over the real cases, clean logs, bad inputs, output formats."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import FIXTURES, ROOT
+
+CLEAN = FIXTURES / "clean-logs"
+CASES = ROOT / "tests" / "diagnosis_cases"
+
+
+@pytest.fixture(scope="module")
+def accuracy():
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import accuracy as acc
+    finally:
+        sys.path.pop(0)
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    cases = acc.load_cases(CASES)
+    with KnowledgeBase() as kb:
+        return cases, acc.evaluate(kb, cases)
+
+
+def test_cases_are_complete(accuracy):
+    cases, _ = accuracy
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    assert len(cases) >= 40
+    with KnowledgeBase() as kb:
+        ids = set(kb.problem_ids())
+    for c in cases:
+        assert c["expected"] in ids, c["name"]
+        assert c["source"].startswith("https://"), c["name"]
+        assert c["input"].strip(), c["name"]
+
+
+def test_accuracy_floor(accuracy):
+    _, res = accuracy
+    misses = [(r["name"], r["expected"], r["got"]) for r in res["rows"] if r["rank"] != 1]
+    assert res["top1"] >= 0.75, misses
+    assert res["top3"] >= 0.80, misses
+
+
+@pytest.mark.parametrize("log", sorted(p.name for p in CLEAN.iterdir() if p.suffix in (".log", ".txt")))
+def test_clean_logs_have_no_likely_cause(cli, log):
+    r = cli("diagnose", "--no-env", "--format", "json", str(CLEAN / log))
+    assert r.code == 0, r.err
+    d = json.loads(r.out)
+    assert all(f["score"] <= 0.5 for f in d["findings"]), d["findings"]
+
+
+def test_json_schema(cli, tmp_path):
+    p = tmp_path / "worker.log"
+    p.write_text("[rank0]: RuntimeError: NPU out of memory. Tried to allocate 3.47 GiB (NPU 0; 60.97 GiB total capacity)\n"
+                 "我用的 CANN 8.3.RC1\n", encoding="utf-8")
+    r = cli("diagnose", "--no-env", "--format", "json", "--top", "2", str(p))
+    assert r.code == 1
+    d = json.loads(r.out)
+    assert d["schema"] == "ascend-doctor/diagnosis/1"
+    assert len(d["findings"]) <= 2
+    f = d["findings"][0]
+    assert f["id"] == "npu-out-of-memory" and 0 <= f["score"] <= 1
+    for key in ("title", "root_cause", "fixes", "evidence"):
+        assert f[key]
+    assert all({"summary", "steps"} <= set(fx) for fx in f["fixes"])
+    assert all({"source", "line", "text"} <= set(e) for e in f["evidence"])
+    assert f["evidence"][0]["source"] == str(p) and f["evidence"][0]["line"] == 1
+    assert isinstance(d["codes"], list) and isinstance(d["facts"], list)
+    assert {"key": "cann.version", "value": "8.3.RC1"}.items() <= next(x for x in d["facts"] if x["key"] == "cann.version").items()
+
+
+def test_text_output_escapes_markup(cli):
+    r = cli("diagnose", "--no-env", "--text", "[bold red]pwned[/bold red] dcmi module initialize failed. ret is -8005")
+    assert "[bold red]pwned[/bold red]" in r.out
+    assert r.code in (0, 1)
+
+
+def test_markdown_and_language(cli):
+    r = cli("diagnose", "--no-env", "--format", "markdown", "--lang", "zh", "--text",
+            "ImportError: libatb.so: cannot open shared object file: No such file or directory")
+    assert r.out.startswith("## 诊断结果")
+    assert "nnal-atb-not-sourced" in r.out
+
+
+def test_stdin(cli):
+    r = cli("diagnose", "--no-env", "--format", "json", "-",
+            stdin="ImportError: libascendcl.so: cannot open shared object file: No such file or directory\n")
+    assert json.loads(r.out)["findings"][0]["id"] == "cann-env-not-sourced"
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["/no/such/file.log"], "no such file"),
+    (["--top", "0", "--text", "x"], "--top"),
+    (["--text", "   "], "empty"),
+])
+def test_bad_input_one_line_exit_2(cli, args, needle):
+    r = cli("diagnose", "--no-env", *args)
+    assert r.code == 2
+    assert needle in r.err and len(r.err.strip().splitlines()) == 1
+    assert "Traceback" not in r.err
+
+
+def test_binary_and_empty_files(cli, tmp_path):
+    b = tmp_path / "core"
+    b.write_bytes(b"\x7fELF\x00\x01\x02" * 64)
+    e = tmp_path / "empty.log"
+    e.write_bytes(b"")
+    r = cli("diagnose", "--no-env", str(b), str(e))
+    assert r.code == 2 and "binary" in r.err and "empty" in r.err
+
+
+def test_directory_with_plog_and_gz(cli, tmp_path):
+    import gzip
+
+    d = tmp_path / "log" / "debug" / "plog"
+    d.mkdir(parents=True)
+    (d / "plog-100_20250820.log").write_text(
+        "[ERROR] HCCL(100,python3):2025-08-20-10:00:00.000.000 [hccl_socket_manager.cc:778] [200][Wait][LinkEstablish]"
+        "wait socket establish timeout, role[1] rank[3] timeout[120]\n")
+    with gzip.open(tmp_path / "log" / "old.log.gz", "wt") as fh:
+        fh.write("INFO all good\n")
+    r = cli("diagnose", "--no-env", "--format", "json", str(tmp_path / "log"))
+    d = json.loads(r.out)
+    assert d["findings"][0]["id"] == "hccl-connect-timeout"
+    assert len(d["inputs"]) == 2
+
+
+def test_sim_profile_facts_are_used(cli):
+    r = cli("profiles")
+    if r.code != 0:
+        pytest.skip("profiles command not available")
+    first = next((ln.split()[0] for ln in r.out.splitlines() if ln.strip() and not ln.startswith(" ")), None)
+    r = cli("diagnose", "--sim", first, "--format", "json", "--text", "EZ9999: Inner Error!")
+    assert r.code in (0, 1), r.err
+    assert json.loads(r.out)["facts"]

@@ -1,0 +1,180 @@
+"""Evidence readers: streaming inputs, code extraction, cleaning and deduplication, facts from text."""
+from __future__ import annotations
+
+import gzip
+import io
+import sys
+
+import pytest
+
+from ascend_doctor.diagnose.evidence import CODE, ERROR, read_evidence
+from ascend_doctor.diagnose.evidence.clean import clean, dedupe_key, line_time, rank_of
+from ascend_doctor.diagnose.evidence.codes import extract
+from ascend_doctor.diagnose.evidence.prefilter import Prefilter
+from ascend_doctor.diagnose.evidence.scan import MAX_KEEP
+
+
+@pytest.mark.parametrize("line,expected", [
+    ("RuntimeError: call aclnnMoeDistributeDispatchV4 failed, error code is 561000", ("aclnn", "561000")),
+    ("NPU function error: c10_npu::SetDevice(device_id_), error code is 507033", ("acl", "507033")),
+    ("EZ9999: Inner Error!", ("cann", "EZ9999")),
+    ("EI0006: Getting socket times out. Reason: Remote Rank did not send the data in time.", ("cann", "EI0006")),
+    ("[ERROR] 2025-04-16 (PID:1, Device:-1, RankID:-1) ERR00100 PTA call acl api failed", ("torch_npu", "ERR00100")),
+    ("DrvMngGetConsoleLogLevel failed. (g_conLogLevel=3) dcmi module initialize failed. ret is -8005", ("dcmi", "-8005")),
+    ("[ERROR] HCCL(1,python3):2025 [hccl_socket_manager.cc:830] [Wait][LinksEstablishCompleted] is failed. ret[9].", ("hccl", "9")),
+    ("HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo), error code is 15", ("hccl", "15")),
+    ("open device 1 failed, runtime result = 107001.[FUNC:ReportCallError]", ("acl", "107001")),
+    ("报错rtKernelLaunchWithHandleV2 failed: 507035", ("acl", "507035")),
+    ("launch failed for Fill, errno:361001", ("aclnn", "361001")),
+    ("device fault event 0x80e01801 reported", ("fault_event", "0x80E01801")),
+])
+def test_codes_of_every_family(line, expected):
+    assert expected in extract(line)
+
+
+def test_no_codes_in_ordinary_numbers():
+    assert extract("INFO 08-20 10:00:01 [loggers.py:123] Avg prompt throughput: 507033.0 tokens/s") == []
+    assert extract("epoch 3 step 561000 loss 0.42") == []
+
+
+def test_clean_strips_rank_prefixes_headers_and_progress():
+    a = clean("(VllmWorker rank=3 pid=1234) ERROR 08-20 10:00:01 [worker.py:12] RuntimeError: boom on device 3")
+    b = clean("(VllmWorker rank=5 pid=99) ERROR 08-20 10:00:02 [worker.py:12] RuntimeError: boom on device 5")
+    assert a == "RuntimeError: boom on device 3"
+    assert dedupe_key(a) == dedupe_key(b)
+    assert clean("[rank3]: RuntimeError: x") == "RuntimeError: x"
+    assert "<progress>" in clean("Loading safetensors checkpoint shards:  45% Completed | 73/163 [00:10<00:12, 7.2it/s]")
+    assert clean("\x1b[31mERROR\x1b[0m boom") == "ERROR boom"
+    assert rank_of("[rank7]: RuntimeError: x") == "7"
+
+
+def test_line_time_formats_sort_in_time_order():
+    plog = line_time("[ERROR] HCCL(1,python3):2025-08-20-10:00:00.123.456 [x.cc:1] y")
+    vllm = line_time("ERROR 08-20 10:00:01 [core.py:1] y")
+    iso = line_time("2025-08-20 09:59:59,001 - x - ERROR - y")
+    assert iso < plog < vllm
+    assert line_time("no time here") == ""
+
+
+def test_prefilter_is_exact():
+    trig = [b"dcmi module initialize failed", b"EZ9999", b"Alloc sq cq fail", b"zz"]
+    pf = Prefilter(trig)
+    noise = b"INFO 08-20 10:00:01 [a.py:1] all good\n" * 5000
+    pf.train(noise)
+    assert pf.present(noise) == []
+    block = noise + b"x dcmi module initialize failed. ret is -8005\n" + b"EZ9999: Inner Error!\n"
+    assert sorted(pf.present(block)) == sorted([b"dcmi module initialize failed", b"EZ9999"])
+
+
+def _lines(ev):
+    return {ln.text: ln for ln in ev.lines}
+
+
+def test_dedupe_across_ranks_and_files(tmp_path):
+    d = tmp_path / "plog"
+    (d / "device-0").mkdir(parents=True)
+    for r in range(4):
+        (d / f"plog-{100 + r}_2025.log").write_text(
+            f"[ERROR] HCCL(10{r},python3):2025-08-20-10:00:0{r}.000.000 [hccl_socket_manager.cc:778] [20{r}]"
+            f"[Wait][LinkEstablish]wait socket establish timeout, role[1] rank[{r}] timeout[120]\n")
+    (d / "device-0" / "device-1234_2025.log").write_text("[INFO] AICPU(1,aicpu_scheduler):2025 ok\n")
+    ev = read_evidence([str(d)])
+    errs = [ln for ln in ev.lines if ERROR in ln.kinds]
+    assert len(errs) == 1 and errs[0].count == 4
+    assert errs[0].source.endswith("plog-100_2025.log") and errs[0].line == 1
+    assert len(ev.inputs) == 5
+
+
+def test_gzip_binary_empty_and_missing(tmp_path):
+    gz = tmp_path / "worker.log.gz"
+    with gzip.open(gz, "wt") as fh:
+        fh.write("ok\nEZ9999: Inner Error!\n")
+    binary = tmp_path / "core.bin"
+    binary.write_bytes(b"\x7fELF\x00\x00\x01" * 100)
+    empty = tmp_path / "empty.log"
+    empty.write_bytes(b"")
+    ev = read_evidence([str(gz), str(binary), str(empty), str(tmp_path / "nope.log")])
+    assert [c.code for c in ev.codes] == ["EZ9999"]
+    assert ev.codes[0].line == 2
+    notes = {n.source: n.message for n in ev.notes}
+    assert "binary" in notes[str(binary)]
+    assert "empty" in notes[str(empty)]
+    assert "no such file" in notes[str(tmp_path / "nope.log")]
+
+
+def test_non_utf8_and_huge_lines(tmp_path):
+    p = tmp_path / "mixed.log"
+    big = b"A" * (9 << 20)          # one 9 MiB line without an error (longer than a block)
+    with open(p, "wb") as fh:
+        fh.write(b"\xff\xfe garbage \xc3\x28 then EZ9999: Inner Error!\n")
+        fh.write(big + b"\n")
+        fh.write(b"x" * 100 + b" call aclnnFoo failed, error code is 561003 " + b"y" * (2 << 20) + b"\n")
+        fh.write("最后一行 报错 ERR00100\n".encode())
+    ev = read_evidence([str(p)])
+    codes = {c.code: c.line for c in ev.codes}
+    assert codes["EZ9999"] == 1
+    assert "561003" in codes
+    assert codes["ERR00100"] > codes["561003"]
+    assert all(len(ln.raw) <= MAX_KEEP for ln in ev.lines)
+    assert any("cut" in n.message for n in ev.notes)
+
+
+def test_stdin(monkeypatch):
+    data = b"first\nRuntimeError: NPU out of memory. Tried to allocate 2.00 GiB\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(data))))
+    ev = read_evidence(["-"])
+    assert ev.inputs == ["<stdin>"] and ev.lines_read == 2
+    assert any("NPU out of memory" in ln.text for ln in ev.lines)
+
+
+def test_first_error_in_time_wins_over_reading_order(tmp_path):
+    a = tmp_path / "a.log"
+    b = tmp_path / "b.log"
+    a.write_text("[ERROR] HCCL(1,python3):2025-08-20-10:05:00.000.000 [x.cc:1] later failure\n")
+    b.write_text("[ERROR] HCCL(2,python3):2025-08-20-10:01:00.000.000 [x.cc:1] first failure\n")
+    ev = read_evidence([str(a), str(b)])
+    assert "first failure" in ev.first_errors(1)[0].text
+
+
+def test_facts_from_pasted_text():
+    text = """我在 910B 上部署 vllm-ascend 0.9.1，CANN 8.3.RC1，torch_npu 2.7.1 报错
++------------------------------------------------------------------------------------------------+
+| npu-smi 24.1.0.3                 Version: 24.1.0.3                                             |
++---------------------------+---------------+----------------------------------------------------+
+| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|
+| Chip                      | Bus-Id        | AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)        |
++===========================+===============+====================================================+
+| 0     910B2               | OK            | 92.5        36                0    / 0             |
+| 0                         | 0000:C1:00.0  | 0           0    / 0          3386 / 65536         |
++===========================+===============+====================================================+
+kernel 6.6.0-98.oe2403sp1.aarch64
+"""
+    ev = read_evidence([], text=text)
+    facts = {f.key: f for f in ev.facts}
+    assert facts["cann.version"].value == "8.3.RC1"
+    assert facts["pkg.torch_npu"].value == "2.7.1"
+    assert facts["pkg.vllm_ascend"].value == "0.9.1"
+    assert facts["driver.version"].value == "24.1.0.3"
+    assert facts["npu.chip_name"].value == "910B2"
+    assert facts["hardware.family"].value == "a2"
+    assert facts["kernel.release"].value == "6.6.0-98.oe2403sp1.aarch64"
+    assert facts["npu.count"].source == "text:<text>:2"
+    assert ev.prose and ev.prose[0].startswith("我在 910B")
+
+
+def test_memory_stays_flat(tmp_path):
+    """A 64 MiB file is read in blocks: peak traced memory stays far below the file size."""
+    import tracemalloc
+
+    p = tmp_path / "big.log"
+    line = b"(APIServer pid=1) INFO 08-20 10:03:11 [loggers.py:123] Engine 000: Avg prompt throughput: 412.3 tokens/s\n"
+    with open(p, "wb") as fh:
+        for _ in range(64):
+            fh.write(line * ((1 << 20) // len(line)))
+        fh.write(b"EZ9999: Inner Error!\n")
+    tracemalloc.start()
+    ev = read_evidence([str(p)])
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert [c.code for c in ev.codes] == ["EZ9999"]
+    assert peak < 32 << 20

@@ -1,0 +1,97 @@
+"""Matcher: signatures, codes, symptoms and facts against the shipped knowledge base."""
+from __future__ import annotations
+
+import pytest
+
+from ascend_doctor.diagnose.evidence import read_evidence
+from ascend_doctor.diagnose.matcher import Matcher
+from ascend_doctor.rules.facts import Fact, FactSet
+
+
+@pytest.fixture(scope="module")
+def matcher():
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    kb = KnowledgeBase()
+    yield Matcher(kb)
+    kb.close()
+
+
+def run(matcher, text, facts=()):
+    ev = read_evidence([], text=text, signatures=matcher.patterns)
+    fs = FactSet()
+    for f in ev.facts:
+        fs.add(f)
+    for f in facts:
+        fs.add(f)
+    return matcher.match(ev, fs)
+
+
+def test_real_cause_above_the_final_exception(matcher):
+    text = """RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64
+[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST call hccl api failed.
+EJ0001: 2024-05-21-11:57:54.167.645 Failed to initialize the HCCP process. Reason: Maybe the last training process is running.
+        Solution: Wait for 10s after killing the last training process and try again.
+Traceback (most recent call last):
+RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64
+"""
+    d = run(matcher, text)
+    assert d.findings[0].id == "hccp-previous-process-running"
+    assert d.findings[0].score >= 0.5
+    assert "EJ0001" in d.decisive.text
+    assert any("Solution" in ln.text for ln in d.causes)
+    assert "EJ0001" in [c.code for c in d.codes]
+
+
+def test_library_not_found_under_failed_to_infer_device(matcher):
+    text = """RuntimeError: Failed to infer device type
+ImportError: libhccl.so: cannot open shared object file: No such file or directory"""
+    assert run(matcher, text).findings[0].id == "cann-env-not-sourced"
+
+
+def test_generic_code_told_apart_by_other_evidence(matcher):
+    opp = run(matcher, """NPU function error: c10_npu::SetDevice(device_id_), error code is 507033
+E30006: 2025-11-19-11:14:58.516.606 Failed to verify the OPP
+        tsd client wait response fail, hostpid:1944202, device response code[1]. unknown device error.""")
+    dp = run(matcher, """(EngineCore_1 pid=1) (VllmWorker rank=0 pid=2) ERROR 07-01 08:38:50 [multiproc_executor.py:492] RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: c10_npu::SetDevice(device_id_), error code is 507033
+[ERROR] 2025-07-01-08:38:50 (PID:114020, Device:-1, RankID:1) ERR00100 PTA call acl api failed""")
+    assert opp.findings[0].id == "opp-mismatch-device-setup"
+    assert dp.findings[0].id == "vllm-dp-device-setup-failed"
+
+
+def test_generic_code_alone_is_not_a_likely_cause(matcher):
+    d = run(matcher, "EZ9999: Inner Error!")
+    assert d.findings, "EZ9999 links known problems"
+    assert all(f.score < 0.5 for f in d.findings)
+    assert d.suggestion
+
+
+def test_environment_rules_out_a_cause(matcher):
+    text = "Loading safetensors checkpoint shards:   0% Completed | 0/163\nvllm 加载权重卡住，没有报错"
+    base = run(matcher, text)
+    ruled = run(matcher, text, [Fact("kernel.release", "5.15.0-78-generic")])
+    b = {f.id: f for f in base.findings}
+    r = {f.id: f for f in ruled.findings}
+    assert "weight-load-hang-kernel-hdk" in b
+    assert r.get("weight-load-hang-kernel-hdk") is None or \
+        r["weight-load-hang-kernel-hdk"].score < b["weight-load-hang-kernel-hdk"].score
+    if "weight-load-hang-kernel-hdk" in r:
+        assert r["weight-load-hang-kernel-hdk"].ruled_out_by
+
+
+def test_chinese_symptom_with_synonyms(matcher):
+    d = run(matcher, "拉起 vllm-ascend 服务后一直卡在权重加载，没有任何报错")
+    assert "weight-load-hang-kernel-hdk" in [f.id for f in d.findings[:3]]
+
+
+def test_honest_no_match(matcher):
+    d = run(matcher, "Traceback (most recent call last):\nValueError: my custom tokenizer exploded on input 42")
+    assert not d.findings or d.findings[0].score < 0.5
+    assert d.first_errors
+    assert "tokenizer" in d.suggestion
+
+
+def test_benign_warning_is_never_a_likely_cause(matcher):
+    d = run(matcher, "UserWarning: HCCL doesn't support gather at the moment. Implemented with allgather instead.")
+    assert d.findings and d.findings[0].id == "hccl-gather-fallback-info"
+    assert d.findings[0].score < 0.5
