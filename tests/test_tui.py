@@ -284,6 +284,31 @@ def test_knowledge_search_chinese_and_filters(tui_kb):
     run(go())
 
 
+def test_knowledge_family_and_hardware_filters(tui_kb):
+    async def go():
+        app = make_app(tui_kb, "healthy-a2-host", start="knowledge")
+        async with app.run_test(size=(120, 30)) as pilot:
+            await settle(app, pilot)
+            pane = app.query_one("#knowledge-pane")
+            app.query_one("#kn-family").value = "containers"       # no words: browse the family
+            await settle(app, pilot, lambda: not pane.searching)
+            ol = app.query_one("#kn-results", OptionList)
+            ids = [ol.get_option_at_index(i).id for i in range(ol.option_count)]
+            families = {p.id: p.family for p in tui_kb.problems()}
+            assert ids and all(families[i.split("|", 1)[1]] == "containers" for i in ids)
+            assert "problem|container-device-nodes-missing" in ids
+            app.query_one("#kn-family").value = ""
+            app.query_one("#kn-hw").value = "310b"
+            app.query_one("#kn-query", Input).value = "vllm-ascend hardware"
+            await settle(app, pilot, lambda: not pane.searching)
+            hw = {p.id: p.hardware for p in tui_kb.problems()}
+            ids = [ol.get_option_at_index(i).id for i in range(ol.option_count)]
+            assert ids and all("310b" in hw[i.split("|", 1)[1]] or "any" in hw[i.split("|", 1)[1]]
+                               for i in ids if i.startswith("problem|"))
+            assert not any(i.startswith("code|") for i in ids)     # codes carry no hardware
+    run(go())
+
+
 # ---------------------------------------------------------------- Environment
 
 def test_environment_filter_and_export(tui_kb, tmp_path):

@@ -18,6 +18,9 @@ EMPTY = ("Type to search the problems and error codes (English or Chinese). "
          "Tab moves to the results; Up/Down browse them.")
 
 
+HARDWARE = ("a2", "a3", "310p", "310b", "910", "950")
+
+
 class KnowledgePane(Vertical):
     """Search box + filters on top, results on the left, the selected entry on the right."""
 
@@ -25,6 +28,8 @@ class KnowledgePane(Vertical):
     KnowledgePane #kn-bar { height: 3; }
     KnowledgePane #kn-query { width: 1fr; }
     KnowledgePane #kn-kind { width: 16; }
+    KnowledgePane #kn-family { width: 22; }
+    KnowledgePane #kn-hw { width: 14; }
     KnowledgePane #kn-status { height: 1; padding: 0 1; }
     KnowledgePane #kn-body { height: 1fr; }
     KnowledgePane #kn-results { width: 2fr; min-width: 24; height: 1fr; }
@@ -46,6 +51,11 @@ class KnowledgePane(Vertical):
             yield Input(placeholder="search: 权重加载 卡住, HCCL timeout, 561000 …", id="kn-query")
             yield Select([("all", "all"), ("problems", "problem"), ("codes", "code")],
                          value="all", allow_blank=False, id="kn-kind")
+            families = sorted({f["name"] for f in self.kb.families()})
+            yield Select([("any family", "")] + [(f, f) for f in families], value="", allow_blank=False,
+                         id="kn-family")
+            yield Select([("any hw", "")] + [(f"hw {h}", h) for h in HARDWARE], value="", allow_blank=False,
+                         id="kn-hw")
         yield Label("", id="kn-status")
         with Horizontal(id="kn-body"):
             yield OptionList(id="kn-results")
@@ -66,6 +76,8 @@ class KnowledgePane(Vertical):
 
     @on(Input.Changed, "#kn-query")
     @on(Select.Changed, "#kn-kind")
+    @on(Select.Changed, "#kn-family")
+    @on(Select.Changed, "#kn-hw")
     def _changed(self) -> None:
         self.searching = True
         self.run_search(self.query_one("#kn-query", Input).value)
@@ -79,11 +91,43 @@ class KnowledgePane(Vertical):
     @work(exclusive=True, thread=True, group="kn-search")
     def run_search(self, query: str) -> None:
         kind = self.query_one("#kn-kind", Select).value
+        family = self.query_one("#kn-family", Select).value or ""
+        hardware = self.query_one("#kn-hw", Select).value or ""
         kinds = ("problem", "code") if kind == "all" else (kind,)
         q = query.strip()
-        hits = self.kb.search(q, limit=50, kinds=kinds) if q else []
+        if q:
+            hits = self.kb.search(q, limit=200 if family or hardware else 50, kinds=kinds)
+        elif family or hardware:
+            hits = self._browse(kinds, family)          # a filter with no words lists the whole family
+        else:
+            hits = []
+        if family or hardware:
+            hits = [h for h in hits if self._keep(h, family, hardware)][:100]
         direct = self.kb.codes(q, patterns=False) if q and "code" in kinds and " " not in q else []
-        self.app.call_from_thread(self._show, query, hits, direct)
+        direct = [c for c in direct if not family or c.family == family]
+        self.app.call_from_thread(self._show, query or family or hardware, hits, direct)
+
+    def _index(self) -> dict[str, tuple[str, list[str]]]:
+        if not hasattr(self, "_problem_index"):
+            self._problem_index = {p.id: (p.family, p.hardware) for p in self.kb.problems()}
+        return self._problem_index
+
+    def _keep(self, hit, family: str, hardware: str) -> bool:
+        if hit.kind == "code":
+            return not hardware and (not family or hit.ref.split(":", 1)[0] == family)
+        fam, hw = self._index().get(hit.ref, ("", []))
+        return (not family or fam == family) and (not hardware or hardware in hw or "any" in hw)
+
+    def _browse(self, kinds, family: str):
+        from ascend_doctor.kb.query import SearchHit
+
+        hits = []
+        if "problem" in kinds:
+            hits += [SearchHit("problem", p.id, p.title, 0.0) for p in self.kb.problems(family or None)]
+        if "code" in kinds and family:
+            hits += [SearchHit("code", f"{c.family}:{c.code}", {"en": f"{c.code} {c.name}", "zh": f"{c.code} {c.name}"}, 0.0)
+                     for c in self.kb.all_codes() if c.family == family]
+        return hits
 
     def _show(self, query: str, hits, direct) -> None:
         ol = self.query_one("#kn-results", OptionList)
