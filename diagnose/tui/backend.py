@@ -20,6 +20,11 @@ class CheckRow:
     problem: str
     evidence: list[tuple[str, str]]
     _texts: dict = field(repr=False, default_factory=dict)
+    order: int = 99                      # the group's place, as the CLI prints them
+    group_texts: dict = field(repr=False, default_factory=dict)
+
+    def group_title(self, lang: str) -> str:
+        return self.group_texts.get(lang) or self.group_texts.get("en") or self.group
 
     def title(self, lang: str) -> str:
         return self._texts["title"].get(lang) or self._texts["title"].get("en", "")
@@ -32,10 +37,11 @@ class CheckRow:
 
 
 def run_check(kb, facts) -> list[CheckRow]:
-    from ascend_doctor.rules.catalog import group_titles, load_rules
+    from ascend_doctor.rules.catalog import load_groups, load_rules
     from ascend_doctor.rules.engine import run_rules
 
-    groups = group_titles()
+    groups = {g.id: g.title for g in load_groups()}
+    order = {g.id: g.order for g in load_groups()}
     rows = []
     for r in run_rules(load_rules(), facts, compat=kb.compat):
         evidence = []
@@ -43,7 +49,8 @@ def run_check(kb, facts) -> list[CheckRow]:
             k, _, v = str(e).partition("=")
             evidence.append((k.strip(), v.strip()) if v else (str(e), ""))
         rows.append(CheckRow(r.rule, groups.get(r.group, {}).get("en", r.group), r.status, r.severity, r.problem,
-                             evidence, {"title": r.title, "message": r.message, "fix": r.fix}))
+                             evidence, {"title": r.title, "message": r.message, "fix": r.fix},
+                             order=order.get(r.group, 99), group_texts=groups.get(r.group, {})))
     return rows
 
 

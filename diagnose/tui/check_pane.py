@@ -87,7 +87,7 @@ class CheckPane(Vertical):
         self.done = True
 
     def _show(self, results) -> None:
-        self.rows = sorted(results, key=lambda r: (r.group, ORDER.get(r.status, 9), r.rule_id))
+        self.rows = sorted(results, key=lambda r: (r.order, ORDER.get(r.status, 9), r.rule_id))
         self.results = {r.rule_id: r for r in self.rows}
         counts = {s: sum(1 for r in results if r.status == s) for s in GLYPHS}
         summary = "  ".join(f"{GLYPHS[s]} {n} {s}" for s, n in counts.items() if n)
@@ -103,14 +103,16 @@ class CheckPane(Vertical):
         for r in shown:
             glyph = safe(GLYPHS.get(r.status, "?"))
             glyph.stylize(STYLES.get(r.status, ""))
-            group = safe(r.group if r.group != last_group else "")   # the group once, as the CLI prints it
+            group = safe(r.group_title(self.lang) if r.group != last_group else "")   # once, as the CLI prints it
             last_group = r.group
             table.add_row(glyph, group, safe(r.title(self.lang)), key=r.rule_id)
         if not shown:
             self._set_detail(None, "No problem found: every rule passed or did not apply. "
                                    "Press **p** to show all results." if self.rows else "No rule ran.")
             return
-        first_bad = next((i for i, r in enumerate(shown) if r.status in PROBLEMS), 0)
+        # the worst result first: a FAIL before an ERROR before a WARN, wherever its group stands
+        bad = [(ORDER.get(r.status, 9), i) for i, r in enumerate(shown) if r.status in PROBLEMS]
+        first_bad = min(bad)[1] if bad else 0
         table.move_cursor(row=first_bad)
         self._set_detail(shown[first_bad])
 
