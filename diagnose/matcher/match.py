@@ -96,7 +96,8 @@ class Matcher:
             qg = _grams(q)
             for ci, sg in cjk:
                 if len(sg) >= 4:
-                    cov = len(sg & qg) / len(sg)
+                    common = len(sg & qg)
+                    cov = max(common / len(sg), 2 * common / (len(sg) + len(qg)))
                     if cov >= CJK_COVERAGE:
                         # same scale as the fuzzy ratios: the threshold maps to SYMPTOM_THRESHOLD, all to 100
                         keep(qi, ci, SYMPTOM_THRESHOLD + (cov - CJK_COVERAGE) / (1 - CJK_COVERAGE) * (100 - SYMPTOM_THRESHOLD))
@@ -128,7 +129,7 @@ class Matcher:
             for idx in ln.signatures:
                 pid = self.compiled.problem_of[idx]
                 add(pid, Support("signature", ln.source, ln.line, ln.text, self.compiled.weight_of[idx],
-                                 detail=f"signature {idx}", count=ln.count, ranks=sorted(ln.ranks), time=ln.time,
+                                 detail=f"matches the KB signature '{self.compiled.patterns[idx].literal}'", count=ln.count, ranks=sorted(ln.ranks), time=ln.time,
                                  order=ln.order))
         # codes
         code_summaries: list[CodeSummary] = []
@@ -249,11 +250,11 @@ class Matcher:
             score = min(score * INFO_FACTOR, INFO_CAP)
         f.score = round(min(score, 0.99), 3)
         ss = sorted(ss, key=lambda s: (-_kind_rank(s.kind), -s.weight, s.time or "~", s.order))
-        seen: dict[tuple[str, int], Support] = {}
+        seen: dict[tuple, Support] = {}
         kept = []
         for s in ss:
-            k = (s.source, s.line)
-            if s.line and k in seen:
+            k = (s.source, s.line) if s.line else (s.kind, s.text)
+            if k in seen:
                 first = seen[k]
                 if s.detail and s.detail not in first.detail:
                     first.detail = f"{first.detail}; {s.kind}: {s.detail}"
