@@ -34,6 +34,27 @@ def _isolated_env(monkeypatch, session_dirs):
     monkeypatch.setenv("ASCEND_DOCTOR_LANG", "en")
 
 
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """Own data and cache dirs for one test (never the session's or the user's)."""
+    monkeypatch.setenv("ASCEND_DOCTOR_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path
+
+
+@pytest.fixture
+def kdir(tmp_path) -> Path:
+    """A writable copy of the small test knowledge set, with the real vocabulary."""
+    import shutil
+
+    from ascend_doctor.kb.paths import KNOWLEDGE_DIR
+
+    d = tmp_path / "knowledge"
+    shutil.copytree(MINI_KB, d)
+    shutil.copy(KNOWLEDGE_DIR / "vocabulary.toml", d / "vocabulary.toml")
+    return d
+
+
 @dataclass
 class CLIResult:
     code: int

@@ -24,19 +24,8 @@ from .conftest import FIXTURES, MINI_KB
 SMALL = FIXTURES / "faultdiag" / "kg-config-small.json"
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("ASCEND_DOCTOR_DATA", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    return tmp_path
 
 
-@pytest.fixture
-def kdir(tmp_path) -> Path:
-    d = tmp_path / "knowledge"
-    shutil.copytree(MINI_KB, d)
-    shutil.copy(KNOWLEDGE_DIR / "vocabulary.toml", d / "vocabulary.toml")
-    return d
 
 
 @pytest.fixture(scope="module")

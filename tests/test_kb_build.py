@@ -17,11 +17,6 @@ from ascend_doctor.kb.query import KnowledgeBase
 from .conftest import MINI_KB
 
 
-@pytest.fixture
-def kdir(tmp_path) -> Path:
-    d = tmp_path / "knowledge"
-    shutil.copytree(MINI_KB, d)
-    return d
 
 
 def test_built_on_first_use_and_queried(tmp_path, kdir):

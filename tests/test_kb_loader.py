@@ -11,11 +11,6 @@ from ascend_doctor.kb.loader import load
 from .conftest import MINI_KB
 
 
-@pytest.fixture
-def kdir(tmp_path) -> Path:
-    d = tmp_path / "knowledge"
-    shutil.copytree(MINI_KB, d)
-    return d
 
 
 def _issues(kdir: Path) -> list[str]:

@@ -51,21 +51,8 @@ command = "cp -r /mnt/nfs-models/qwen /data/models/"
 '''
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    """Own data and cache dirs for every test here (never the session's or the user's)."""
-    monkeypatch.setenv("ASCEND_DOCTOR_DATA", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    return tmp_path
 
 
-@pytest.fixture
-def kdir(tmp_path) -> Path:
-    """The mini knowledge set with the real vocabulary (overlay tests must not depend on all built-ins)."""
-    d = tmp_path / "knowledge"
-    shutil.copytree(MINI_KB, d)
-    shutil.copy(KNOWLEDGE_DIR / "vocabulary.toml", d / "vocabulary.toml")
-    return d
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
