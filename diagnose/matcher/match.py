@@ -251,15 +251,20 @@ class Matcher:
         f.score = round(min(score, 0.99), 3)
         ss = sorted(ss, key=lambda s: (-_kind_rank(s.kind), -s.weight, s.time or "~", s.order))
         seen: dict[tuple, Support] = {}
+        by_text: dict[str, Support] = {}    # a prose symptom (no line number) on a line already listed
         kept = []
         for s in ss:
             k = (s.source, s.line) if s.line else (s.kind, s.text)
+            if k not in seen and not s.line and s.text.strip() in by_text:
+                k = (by_text[s.text.strip()].source, by_text[s.text.strip()].line)
             if k in seen:
                 first = seen[k]
                 if s.detail and s.detail not in first.detail:
                     first.detail = f"{first.detail}; {s.kind}: {s.detail}"
                 continue
             seen[k] = s
+            if s.line:
+                by_text.setdefault(s.text.strip(), s)
             kept.append(s)
         f.support = kept[:MAX_SUPPORT]
         for note in f.confirmed_by + f.ruled_out_by:
