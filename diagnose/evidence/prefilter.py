@@ -1,88 +1,56 @@
-"""One fast pass deciding which trigger literals occur in a block of bytes.
+"""One pass over a block finds every trigger literal and the lines that hold one.
 
-Python cannot run Aho-Corasick at C speed, but ``bytes.translate`` can delete bytes at C speed.
-The prefilter learns which byte values are rare in the input (from the first block), keeps only
-those (a block shrinks to a few percent of its size) and looks for each trigger's projection
-onto the rare bytes in that small remainder: a trigger whose projection is absent cannot occur in
-the block. Only the few triggers that pass are confirmed with ``bytes.find`` on the block.
-Triggers with too few rare bytes are searched directly. The answer is always exact: the
-projection test can only say "maybe", and every "maybe" is confirmed.
+All trigger literals (KB signature literals, error words, code markers, CANN cause headers) go into
+one Aho-Corasick automaton (``ahocorasick_rs``, a binding of the Rust ``aho-corasick`` crate, built
+as a DFA). A block is searched once with overlapping matches, so every occurrence of every trigger is
+reported, including a short one inside a longer one (``rror`` inside ``error code is 561003``). The
+answer is exact: a line is reported with exactly the triggers that occur in it.
+
+Searching ``bytes`` releases the GIL and runs at several hundred MB/s whatever the number of
+triggers, where one ``bytes.find`` pass per trigger cost a pass over the block each.
 """
 from __future__ import annotations
 
-from collections import Counter
+from typing import Iterable
 
-#: share of the sampled bytes the rare set may cover
-RARE_SHARE = 0.08
-MIN_PROJECTION = 2
+import ahocorasick_rs
 
 
 class Prefilter:
-    def __init__(self, triggers: list[bytes]):
-        self.triggers = list(dict.fromkeys(t for t in triggers if t))
-        self._trained = False
-        self._delete = b""
-        self._groups: dict[bytes, list[bytes]] = {}   # projection -> triggers
-        self._direct: list[bytes] = list(self.triggers)
-        self._children: dict[bytes, list[bytes]] = {}
+    def __init__(self, triggers: Iterable[bytes]):
+        self.triggers: list[bytes] = list(dict.fromkeys(t for t in triggers if t))
+        self._ac = (ahocorasick_rs.BytesAhoCorasick(self.triggers, implementation=ahocorasick_rs.Implementation.DFA)
+                    if self.triggers else None)
 
     def train(self, sample: bytes) -> None:
-        """Choose the rare byte set from a sample of the input (the first block)."""
-        self._trained = True
-        if not self.triggers:
-            return
-        counts = Counter(sample[:1 << 20])
-        total = max(1, sum(counts.values()))
-        used = set(b"".join(self.triggers))
-        # bytes the triggers use, rarest first; bytes absent from the sample cost nothing
-        order = sorted(used, key=lambda b: (counts.get(b, 0), b))
-        rare: set[int] = set()
-        share = 0.0
-        for b in order:
-            f = counts.get(b, 0) / total
-            if share + f > RARE_SHARE:
-                break
-            rare.add(b)
-            share += f
-        rare.discard(10)
-        self._delete = bytes(b for b in range(256) if b not in rare)
-        groups: dict[bytes, list[bytes]] = {}
-        direct = []
-        for t in self.triggers:
-            proj = bytes(c for c in t if c in rare)
-            if len(proj) >= MIN_PROJECTION:
-                groups.setdefault(proj, []).append(t)
-            else:
-                direct.append(t)
-        self._groups = groups
-        # a direct trigger that contains another direct trigger is only searched when that one is present:
-        # in a block without "rror", "error code is 561003" cannot occur either
-        direct.sort(key=len)
-        parents: list[bytes] = []
-        children: dict[bytes, list[bytes]] = {}
-        for t in direct:
-            parent = next((q for q in parents if q in t), None)
-            if parent is None:
-                parents.append(t)
-            else:
-                children.setdefault(parent, []).append(t)
-        self._direct, self._children = parents, children
+        """Nothing to learn from the input: the automaton is exact and as fast on any text."""
 
     def present(self, block: bytes) -> list[bytes]:
-        if not self._trained:
-            self.train(block)
-        found = []
-        for t in self._direct:
-            if t in block:
-                found.append(t)
-                found.extend(c for c in self._children.get(t, ()) if c in block)
-        if self._groups:
-            small = block.translate(None, self._delete)
-            for proj, trigs in self._groups.items():
-                if proj in small:
-                    found.extend(t for t in trigs if t in block)
-        return found
+        """The distinct triggers that occur in ``block``, in the order they were given."""
+        if self._ac is None:
+            return []
+        found = {i for i, _s, _e in self._ac.find_matches_as_indexes(block, overlapping=True)}
+        return [self.triggers[i] for i in sorted(found)]
 
-    def stats(self) -> dict[str, int]:
-        return {"triggers": len(self.triggers), "projected": sum(len(v) for v in self._groups.values()),
-                "direct": len(self._direct), "nested": sum(len(v) for v in self._children.values()), "rare_bytes": 256 - len(self._delete)}
+    def lines(self, block: bytes) -> dict[int, set[bytes]]:
+        """Start offset of each line of ``block`` that holds a trigger -> the triggers it holds.
+
+        A line is the span between two newlines; a trigger belongs to the line where it starts.
+        """
+        out: dict[int, set[bytes]] = {}
+        if self._ac is None:
+            return out
+        trig = self.triggers
+        ls, le = 0, -1          # the current line: block[ls:le] (le is its newline or the block end)
+        for i, pos, _end in self._ac.find_matches_as_indexes(block, overlapping=True):
+            if not ls <= pos < le:
+                ls = block.rfind(b"\n", 0, pos) + 1
+                le = block.find(b"\n", pos)
+                if le < 0:
+                    le = len(block)
+            hit = out.get(ls)
+            if hit is None:
+                out[ls] = {trig[i]}
+            else:
+                hit.add(trig[i])
+        return out

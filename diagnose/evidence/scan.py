@@ -1,10 +1,10 @@
 """Streaming scan of inputs into Evidence.
 
 Each input is read in blocks that end on a line boundary (a line longer than MAX_LINE is cut),
-so memory stays flat whatever the file size. In each block a prefilter finds which trigger
-literals occur (signature literals, code markers, error words, CANN cause headers); only the
-lines holding one are decoded, cleaned, checked against the signature regexes and kept,
-deduplicated across ranks and files. The first HEAD_BYTES of every input are also kept as text
+so memory stays flat whatever the file size. One pass of an Aho-Corasick automaton over each block
+(prefilter.py) finds the lines holding a trigger literal (signature literals, code markers, error
+words, CANN cause headers); only those lines are decoded, cleaned, checked against the signature
+regexes and kept, deduplicated across ranks and files. The first HEAD_BYTES of every input are also kept as text
 for facts (version strings, npu-smi tables) and for the free sentences of a pasted issue.
 """
 from __future__ import annotations
@@ -28,8 +28,8 @@ HEAD_TOTAL = 4 << 20
 MAX_DISTINCT = 20000        # distinct kept lines; beyond it only signature and code lines are kept
 MAX_GENERIC_HITS = 200000   # generic error-word lines examined; then the error words are dropped
 
-#: words that make a line an error line (kept few: each one that is not rare costs a pass over the block;
-#: code markers such as "error code is" and "ret is" sit on lines that already hold one of these)
+#: words that make a line an error line (code markers such as "error code is" and "ret is" sit on lines
+#: that already hold one of these)
 ERROR_WORDS = (b"rror", b"RROR", b"ailed", b"FAIL", b"xception", b"Traceback", b"imeout", b"fault", b"dumped",
                b"not found", b"No such file", b"denied", b"annot ",
                "报错".encode(), "失败".encode(), "错误".encode(), "异常".encode(), "超时".encode())
@@ -67,6 +67,16 @@ class Scanner:
         for t in self.by_literal:
             self.kind_of[t] = SIGNATURE
         self._generic_hits = 0
+        # one automaton over every trigger; a second without the error words once those are switched off
+        self._prefilter = Prefilter(self.kind_of)
+        self._specific: Prefilter | None = None
+
+    def _prefilter_for(self, st: "_State") -> Prefilter:
+        if not st.generic_off:
+            return self._prefilter
+        if self._specific is None:
+            self._specific = Prefilter(t for t, k in self.kind_of.items() if k != ERROR)
+        return self._specific
 
     # -- public --------------------------------------------------------------------------------
     def scan(self, sources: Iterable[Source], evidence: Evidence | None = None) -> Evidence:
@@ -90,7 +100,6 @@ class Scanner:
         except OSError as exc:
             ev.notes.append(InputNote(src.name, "error", f"cannot open: {exc.strerror or exc}"))
             return
-        prefilter = Prefilter(list(self.kind_of))
         lineno = 1
         carry = b""
         first = True
@@ -136,7 +145,7 @@ class Scanner:
                         take = block[:head_left]
                         head.append(take)
                         head_left -= len(take)
-                    lineno, last_time = self._scan_block(block, src.name, lineno, last_time, prefilter, st)
+                    lineno, last_time = self._scan_block(block, src.name, lineno, last_time, st)
                     if not chunk:
                         break
         except (OSError, EOFError, ValueError) as exc:  # gzip corruption, unreadable pipes
@@ -150,21 +159,8 @@ class Scanner:
             st.head_used += len(text)
             st.heads.append((src.name, text))
 
-    def _scan_block(self, block: bytes, name: str, lineno: int, last_time: str, prefilter: Prefilter,
-                    st: "_State") -> tuple[int, str]:
-        found = prefilter.present(block)
-        if st.generic_off:
-            found = [t for t in found if self.kind_of[t] != ERROR]
-        starts: dict[int, set[bytes]] = {}
-        for trig in found:
-            pos = block.find(trig)
-            while pos >= 0:
-                s = block.rfind(b"\n", 0, pos) + 1
-                starts.setdefault(s, set()).add(trig)
-                e = block.find(b"\n", pos)
-                if e < 0:
-                    break
-                pos = block.find(trig, e)
+    def _scan_block(self, block: bytes, name: str, lineno: int, last_time: str, st: "_State") -> tuple[int, str]:
+        starts = self._prefilter_for(st).lines(block)
         for m in codes_mod.BLOCK_RE.finditer(block):
             s = block.rfind(b"\n", 0, m.start()) + 1
             starts.setdefault(s, set()).add(b"")

@@ -1,0 +1,80 @@
+"""The single-pass trigger search: exact per line, and the scanner built on it keeps line numbers right."""
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ascend_doctor.diagnose.evidence import CODE, ERROR, SIGNATURE, SignaturePattern, read_evidence
+from ascend_doctor.diagnose.evidence import scan as scan_mod
+from ascend_doctor.diagnose.evidence.prefilter import Prefilter
+
+# overlapping on purpose: "rror" inside "error code is", "or c" across both, "is 5" at the end of the long one
+TRIGGERS = [b"rror", b"error code is", b"or c", b"is 5", b"EZ9999", "失败".encode()]
+
+
+def brute(block: bytes, triggers: list[bytes]) -> dict[int, set[bytes]]:
+    out: dict[int, set[bytes]] = {}
+    start = 0
+    for line in block.split(b"\n"):
+        hit = {t for t in triggers if t in line}
+        if hit:
+            out[start] = hit
+        start += len(line) + 1
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"rror", b"error code is 561000", b"or c", b"is 5", b"EZ999", b"9", b"\n", b" ",
+                                 b"x", "失败".encode(), "失".encode()]), max_size=60))
+def test_lines_are_exactly_the_lines_holding_each_trigger(parts):
+    block = b"".join(parts)
+    assert Prefilter(TRIGGERS).lines(block) == brute(block, TRIGGERS)
+
+
+def test_present_and_no_triggers():
+    block = b"INFO all good\n" * 1000 + b"x error code is 561000\n"
+    assert Prefilter(TRIGGERS).present(block) == [b"rror", b"error code is", b"or c", b"is 5"]
+    assert Prefilter([]).lines(block) == {} and Prefilter([b""]).present(block) == []
+
+
+def _log(n_noise: int) -> tuple[str, dict[int, str]]:
+    """Noise with a few error lines at known line numbers."""
+    lines = [f"INFO 08-20 10:00:{i % 60:02d} [core.py:{i}] step {i} ok" for i in range(n_noise)]
+    errs = {17: "RuntimeError: call aclnnMoeDistributeDispatchV4 failed, error code is 561000",
+            503: "EZ9999: Inner Error! dcmi module initialize failed. ret is -8005",
+            1499: "[ERROR] wait socket establish timeout, role[1] rank[12] timeout[120]"}
+    for at, text in errs.items():
+        lines[at - 1] = text
+    return "\n".join(lines) + "\n", errs
+
+
+def test_line_numbers_survive_tiny_blocks(tmp_path, monkeypatch):
+    text, errs = _log(1500)
+    path = tmp_path / "x.log"
+    path.write_text(text)
+    sig = SignaturePattern(0, "dcmi module initialize failed", re.compile(r"dcmi module initialize failed\. ret is -80\d\d"))
+    want = {ln.line: ln.kinds for ln in read_evidence([str(path)], signatures=[sig]).lines}
+    monkeypatch.setattr(scan_mod, "BLOCK", 97)       # blocks end mid-line: the carry must keep counting right
+    got = read_evidence([str(path)], signatures=[sig])
+    assert {ln.line: ln.kinds for ln in got.lines} == want
+    assert set(want) == set(errs)
+    assert {CODE, ERROR, SIGNATURE} <= want[503]
+    assert got.lines_read == 1500
+
+
+def test_error_words_switched_off_keep_signatures_and_codes(tmp_path, monkeypatch):
+    lines = [f"step {i}: RuntimeError: boom {i}" for i in range(300)]
+    lines.append("DrvMngGetConsoleLogLevel failed. dcmi module initialize failed. ret is -8005")
+    lines.append("RuntimeError: a different boom after the switch")
+    path = tmp_path / "many.log"
+    path.write_text("\n".join(lines) + "\n")
+    sig = SignaturePattern(0, "dcmi module initialize failed", re.compile(r"dcmi module initialize failed"))
+    monkeypatch.setattr(scan_mod, "MAX_GENERIC_HITS", 50)
+    monkeypatch.setattr(scan_mod, "BLOCK", 4096)
+    ev = read_evidence([str(path)], signatures=[sig])
+    by_line = {ln.line: ln for ln in ev.lines}
+    assert SIGNATURE in by_line[301].kinds and ("dcmi", "-8005") in by_line[301].codes
+    assert 302 not in by_line                         # error words are no longer looked for
+    assert 1 in by_line and ERROR in by_line[1].kinds
