@@ -30,7 +30,7 @@ VERSION_COMPONENTS = {"driver", "firmware", "cann", "nnal", "kernel", "torch", "
 
 PROBLEM_KEYS = {"id", "title", "summary", "root_cause", "severity", "hardware", "components", "codes",
                 "symptoms", "sources", "versions", "related", "confirm_when", "rule_out_when",
-                "signature", "fix"}
+                "signature", "fix", "stalls"}
 PROBLEM_REQUIRED = ("id", "title", "summary", "root_cause", "severity", "hardware", "components",
                     "symptoms", "sources", "fix")
 SIGNATURE_KEYS = {"literal", "regex", "weight", "match", "no_match"}
@@ -267,6 +267,29 @@ def _condition(raw: Any, key: str, node: Node, chk: _Checker, what: str) -> dict
     return raw
 
 
+STALL_MIN_CHARS = 8
+
+
+def _stalls(raw: dict, node: Node, chk: _Checker, what: str) -> list[str]:
+    """``stalls``: progress-bar descriptions whose stall points to the problem (matched case-insensitively)."""
+    if "stalls" not in raw:
+        return []
+    value = raw["stalls"]
+    if not isinstance(value, list) or not value or not all(isinstance(i, str) for i in value):
+        chk.err(node.key_line("stalls"), f"{what}: 'stalls' must be a non-empty list of progress-bar descriptions")
+        return []
+    out = []
+    for item in value:
+        if len(item.strip()) < STALL_MIN_CHARS:
+            chk.err(node.key_line("stalls"), f"{what}: stall phrase {item!r} is too short "
+                                             f"(at least {STALL_MIN_CHARS} characters of the bar's description)")
+        elif item.strip().lower() in (o.lower() for o in out):
+            chk.err(node.key_line("stalls"), f"{what}: stall phrase {item!r} is listed twice")
+        else:
+            out.append(item.strip())
+    return out
+
+
 def _problem(raw: Any, node: Node, chk: _Checker, family: str, vocab: dict, origin: str) -> Problem | None:
     pid = raw.get("id") if isinstance(raw, dict) else None
     what = f"problem '{pid}'" if isinstance(pid, str) else "problem"
@@ -291,6 +314,7 @@ def _problem(raw: Any, node: Node, chk: _Checker, family: str, vocab: dict, orig
     versions = _versions(raw.get("versions"), node, chk, what)
     confirm = _condition(raw.get("confirm_when"), "confirm_when", node, chk, what)
     rule_out = _condition(raw.get("rule_out_when"), "rule_out_when", node, chk, what)
+    stalls = _stalls(raw, node, chk, what)
     sigs_raw = raw.get("signature", [])
     signatures = []
     if not isinstance(sigs_raw, list):
@@ -316,6 +340,7 @@ def _problem(raw: Any, node: Node, chk: _Checker, family: str, vocab: dict, orig
         severity=severity, hardware=hardware, components=components, symptoms=symptoms or {}, sources=sources,
         signatures=signatures, fixes=fixes, codes=codes, versions=versions, related=related,
         confirm_when=confirm, rule_out_when=rule_out, origin=origin, file=chk.file, line=node.line,
+        stalls=stalls,
     )
 
 

@@ -52,6 +52,7 @@ class Problem:
     origin: str = "builtin"
     file: str = ""
     line: int = 0
+    stalls: list[str] = field(default_factory=list)   # progress-bar descriptions whose stall points here
 
 
 @dataclass

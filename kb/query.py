@@ -36,6 +36,7 @@ class ProblemInfo:
     codes: list[str] = field(default_factory=list)
     confirm_when: dict | None = None
     rule_out_when: dict | None = None
+    stalls: list[str] = field(default_factory=list)   # progress-bar descriptions whose stall points here
 
 
 @dataclass
@@ -138,6 +139,14 @@ class KnowledgeBase:
     def signatures(self) -> list[SignatureInfo]:
         return [SignatureInfo(r["problem_id"], r["literal"], r["regex"], r["weight"])
                 for r in self._rows("SELECT problem_id, literal, regex, weight FROM signature ORDER BY id")]
+
+    def stalls(self) -> list[tuple[str, str]]:
+        """(problem id, progress-bar description phrase) for every problem that lists ``stalls``."""
+        out = []
+        for r in self._rows("SELECT id, stalls FROM problem ORDER BY id"):
+            for phrase in _json(r["stalls"]) or []:
+                out.append((r["id"], phrase))
+        return out
 
     def problems_for_code(self, code: str) -> list[str]:
         """Problems linked to a code, from the code dictionary or from the problems' own code lists."""
@@ -258,6 +267,7 @@ def _problem_info(row, symptoms: dict[str, list[str]], codes: list[str]) -> Prob
         components=_json(row["components"]), versions=_json(row["versions"]), related=_json(row["related"]),
         fixes=_json(row["fixes"]), sources=_json(row["sources"]), symptoms=symptoms, codes=codes,
         confirm_when=_json(row["confirm_when"]), rule_out_when=_json(row["rule_out_when"]),
+        stalls=_json(row["stalls"]) or [],
     )
 
 

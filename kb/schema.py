@@ -45,6 +45,7 @@ class ProblemRow(Base):
     fixes: Mapped[list] = mapped_column(JSON)          # [{kind, summary:{en,zh}, steps:[{en,zh,command}]}]
     sources: Mapped[list] = mapped_column(JSON)
     file: Mapped[str] = mapped_column(String)
+    stalls: Mapped[list] = mapped_column(JSON, default=list)   # progress-bar descriptions (stalled bar -> problem)
 
     symptoms: Mapped[list["SymptomRow"]] = relationship(back_populates="problem", cascade="all, delete-orphan")
     signatures: Mapped[list["SignatureRow"]] = relationship(back_populates="problem", cascade="all, delete-orphan")

@@ -66,6 +66,7 @@ class Evidence:
     prose: list[str] = field(default_factory=list)            # free text sentences (symptom matching)
     inputs: list[str] = field(default_factory=list)
     heads: list[tuple[str, str]] = field(default_factory=list)   # (input, first MiB of text) for facts
+    stalls: list[Any] = field(default_factory=list)           # stalls.Stall: progress bars left below 100%
     bytes_read: int = 0
     lines_read: int = 0
 

@@ -18,6 +18,7 @@ from . import codes as codes_mod
 from .model import CAUSE, CODE, ERROR, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote
 from .prefilter import Prefilter
 from .sources import Source, looks_binary
+from .stalls import PROGRESS_TRIGGERS, StallTracker
 
 BLOCK = 4 << 20
 MAX_LINE = 1 << 20          # a line still without a newline after this many carried bytes is cut there
@@ -27,6 +28,7 @@ HEAD_BYTES = 1 << 20        # per input, kept for facts and prose
 HEAD_TOTAL = 4 << 20
 MAX_DISTINCT = 20000        # distinct kept lines; beyond it only signature and code lines are kept
 MAX_GENERIC_HITS = 200000   # generic error-word lines examined; then the error words are dropped
+PROGRESS = "progress"       # trigger kind of progress-bar literals: fed to the stall tracker, not kept as a line
 
 #: words that make a line an error line (code markers such as "error code is" and "ret is" sit on lines
 #: that already hold one of these)
@@ -66,6 +68,9 @@ class Scanner:
             self.kind_of[t] = CAUSE
         for t in self.by_literal:
             self.kind_of[t] = SIGNATURE
+        for t in PROGRESS_TRIGGERS:
+            self.kind_of.setdefault(t, PROGRESS)
+        self.stalls = StallTracker()
         self._generic_hits = 0
         # one automaton over every trigger; a second without the error words once those are switched off
         self._prefilter = Prefilter(self.kind_of)
@@ -152,6 +157,7 @@ class Scanner:
             ev.notes.append(InputNote(src.name, "error", f"stopped reading: {exc}"))
         ev.bytes_read += size
         ev.lines_read += lineno - 1
+        ev.stalls.extend(self.stalls.finish(src.name, lineno - 1))
         if cut_lines:
             ev.notes.append(InputNote(src.name, "info", f"{cut_lines} line(s) longer than {MAX_LINE >> 20} MiB were cut"))
         if head:
@@ -194,6 +200,8 @@ class Scanner:
                         text = full[max(0, i - REGEX_WINDOW // 2): i + len(lit) + REGEX_WINDOW // 2]
                     if sp.regex.search(text):
                         sig_hits.append(sp.index)
+            elif kind == PROGRESS:
+                self.stalls.feed(full, lineno, st.order)
             elif kind == ERROR:
                 self._generic_hits += 1
                 if self._generic_hits > MAX_GENERIC_HITS:

@@ -36,6 +36,7 @@ IDENT_WEIGHT = 0.3        # an environment variable / identifier named both by t
 HARDWARE_WEIGHT = 0.2     # the report's hardware is one a hardware-specific problem concerns
 INFO_FACTOR = 0.7         # benign / informational problems rank below real failures ...
 INFO_CAP = 0.45           # ... and are never a "likely cause" (a benign warning is not why a run failed)
+STALL_WEIGHT = 0.5        # a progress bar the KB names (stalls = [...]) left below 100% in an input
 IDENT = re.compile(r"\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}\b")
 MAX_SUPPORT = 8
 
@@ -131,6 +132,13 @@ class Matcher:
                 add(pid, Support("signature", ln.source, ln.line, ln.text, self.compiled.weight_of[idx],
                                  detail=f"matches the KB signature '{self.compiled.patterns[idx].literal}'", count=ln.count, ranks=sorted(ln.ranks), time=ln.time,
                                  order=ln.order))
+        # progress bars left below 100% whose description a problem lists in ``stalls``
+        for st in ev.stalls:
+            desc = st.description.lower()
+            for pid, phrase in self._stall_phrases:
+                if phrase.lower() in desc:
+                    add(pid, Support("stall", st.source, st.line, st.text or st.description, STALL_WEIGHT,
+                                     detail=stall_detail(st, phrase), order=st.order))
         # codes
         code_summaries: list[CodeSummary] = []
         for hit in sorted(ev.codes, key=lambda h: h.order):
@@ -175,10 +183,14 @@ class Matcher:
         decisive = self._decisive(ev, findings)
         diag = Diagnosis(findings=findings, codes=code_summaries, facts=list(facts), decisive=decisive,
                          first_errors=ev.first_errors(5), causes=ev.causes[:10], notes=ev.notes, inputs=ev.inputs,
-                         bytes_read=ev.bytes_read, lines_read=ev.lines_read)
+                         bytes_read=ev.bytes_read, lines_read=ev.lines_read, stalls=list(ev.stalls))
         if not findings or findings[0].score < 0.5:
             diag.suggestion = suggest_query(ev, code_summaries)
         return diag
+
+    @cached_property
+    def _stall_phrases(self) -> list[tuple[str, str]]:
+        return [(p.id, phrase) for p in self.problems.values() for phrase in (getattr(p, "stalls", None) or [])]
 
     @cached_property
     def _ident_index(self) -> dict[str, list[str]]:
@@ -217,7 +229,7 @@ class Matcher:
         # one contribution per distinct signature / code / symptom
         best: dict[tuple[str, str], float] = {}
         for s in ss:
-            k = (s.kind, s.detail if s.kind != "symptom" else "symptom")
+            k = (s.kind, s.detail if s.kind not in ("symptom", "stall") else s.kind)   # stalled bars count once
             best[k] = max(best.get(k, 0.0), s.weight)
         parts: dict[str, float] = {}
         for (kind, _), w in best.items():
@@ -280,6 +292,12 @@ class Matcher:
                 for ln in ev.lines:
                     if ln.source == s.source and ln.line == s.line:
                         return ln
+            stalls = [s for s in top.support if s.kind == "stall"]
+            if stalls:
+                from ascend_doctor.diagnose.evidence import EvidenceLine
+
+                s = stalls[0]
+                return EvidenceLine(source=s.source, line=s.line, text=s.text, raw=s.text, order=s.order)
         first = ev.first_errors(1)
         return first[0] if first else None
 
@@ -295,7 +313,14 @@ def _grams(text: str) -> set[str]:
 
 
 def _kind_rank(kind: str) -> int:
-    return {"signature": 3, "code": 2, "symptom": 1}.get(kind, 0)
+    return {"signature": 3, "code": 2, "stall": 2, "symptom": 1}.get(kind, 0)
+
+
+def stall_detail(st, phrase: str = "") -> str:
+    """What a stalled bar says, for the "why" of a finding."""
+    where = (f"the log ends here: no progress after {st.percent}% ({st.done}/{st.total})" if st.last_in_input
+             else f"this bar never gets past {st.percent}% ({st.done}/{st.total}); nothing later continues it")
+    return f"{where}; stalled bar '{phrase}'" if phrase else where
 
 
 def _safe_eval(evaluate, cond, ctx):

@@ -71,3 +71,4 @@ class Diagnosis:
     bytes_read: int = 0
     lines_read: int = 0
     suggestion: str = ""               # a search query when nothing matched well
+    stalls: list[Any] = field(default_factory=list)         # evidence.stalls.Stall: bars left below 100%

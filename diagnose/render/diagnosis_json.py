@@ -55,6 +55,9 @@ def diagnosis_dict(d, lang: str = "en", top: int = 5) -> dict[str, Any]:
         "cann_messages": [{"source": ln.source, "line": ln.line, "text": ln.text} for ln in d.causes],
         "codes": [c.to_dict(lang) for c in d.codes],
         "facts": [f.to_dict() for f in d.facts],
+        "stalls": [{"source": s.source, "line": s.line, "text": s.text, "description": s.description,
+                    "percent": s.percent, "done": s.done, "total": s.total, "log_ends_here": s.last_in_input}
+                   for s in getattr(d, "stalls", [])],
         "suggested_search": d.suggestion,
         "notes": [{"source": n.source, "level": n.level, "message": n.message} for n in d.notes],
     }

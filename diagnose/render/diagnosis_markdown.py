@@ -23,7 +23,8 @@ def render_markdown(d, lang: str = "en", top: int = 3) -> str:
             if s.kind == "fact":
                 continue
             where = f"{s.source}:{s.line}" if s.line else s.source
-            out.append(f"- {_code(where)} {_code(s.text[:300])} ({s.kind}{', ×' + str(s.count) if s.count > 1 else ''})")
+            note = f": {s.detail}" if s.kind == "stall" and s.detail else ""
+            out.append(f"- {_code(where)} {_code(s.text[:300])} ({s.kind}{note}{', ×' + str(s.count) if s.count > 1 else ''})")
         for note in f.confirmed_by:
             out.append(f"- ✓ {lb['confirmed']}: {_code(note)}")
         for note in f.ruled_out_by:
@@ -42,6 +43,11 @@ def render_markdown(d, lang: str = "en", top: int = 3) -> str:
     if not shown and d.first_errors:
         out += [f"**{lb['first']}:**", ""]
         out += [f"- {_code(f'{ln.source}:{ln.line}')} {_code(ln.text[:300])}" for ln in d.first_errors]
+        out.append("")
+    stalls = getattr(d, "stalls", [])
+    if not shown and stalls:
+        out += [f"**{lb['stalls']}:**", ""]
+        out += [f"- {_code(f'{s.source}:{s.line}')} {_code(s.text[:300])}" for s in stalls[:5]]
         out.append("")
     if d.codes:
         out += [f"**{lb['codes']}:** " + ", ".join(f"`{c.code}` ({c.family}, ×{c.count})" for c in d.codes[:10]), ""]

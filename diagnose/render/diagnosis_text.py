@@ -9,11 +9,13 @@ L = {
            "No known cause matched.", "codes": "Error codes found", "first": "First errors (in time)",
            "search": "Try", "decisive": "Decisive line", "inputs": "Read", "lines": "lines", "cann": "CANN says",
            "confirmed": "confirmed by", "ruled": "made unlikely by", "seen": "seen", "times": "times", "ranks": "ranks",
-           "facts": "Facts used", "more": "more finding(s); use --top to see them"},
+           "facts": "Facts used", "more": "more finding(s); use --top to see them",
+           "stalls": "Progress that stopped (last state below 100%)"},
     "zh": {"title": "诊断结果", "score": "得分", "why": "依据", "root": "根因", "none": "未匹配到已知原因。",
            "codes": "发现的错误码", "first": "最早出现的错误", "search": "可尝试", "decisive": "关键行",
            "inputs": "已读取", "lines": "行", "cann": "CANN 提示", "confirmed": "环境信息佐证", "ruled": "环境信息不符",
-           "seen": "出现", "times": "次", "ranks": "rank", "facts": "使用的环境信息", "more": "个其他结果；用 --top 查看"},
+           "seen": "出现", "times": "次", "ranks": "rank", "facts": "使用的环境信息", "more": "个其他结果；用 --top 查看",
+           "stalls": "停止推进的进度条（最后状态未到 100%）"},
 }
 
 
@@ -63,6 +65,11 @@ def print_diagnosis(console, d, lang: str = "en", top: int = 3, verbose: bool = 
         console.print(f"\n[bold]{lb['first']}:[/bold]")
         for ln in d.first_errors:
             console.print(f"   • [dim]{esc(_where(ln.source, ln.line))}[/dim] {esc(ln.text[:300])}")
+    stalls = getattr(d, "stalls", [])
+    if stalls and (not shown or verbose):
+        console.print(f"\n[bold]{lb['stalls']}:[/bold]")
+        for s in stalls[:5]:
+            console.print(f"   • [dim]{esc(_where(s.source, s.line))}[/dim] {esc(s.text[:300])}")
     if d.causes and (not shown or verbose):
         console.print(f"\n[bold]{lb['cann']}:[/bold]")
         for ln in d.causes[:5]:

@@ -1,0 +1,107 @@
+"""Stalled progress bars: a tqdm bar whose last state in an input is below 100%.
+
+The most common report of a weight-loading hang has no error line at all: the log simply ends at
+``Loading safetensors checkpoint shards:   0% Completed | 0/163 [00:00<?, ?it/s]`` (or at some
+percentage with nothing after it). A healthy start-up prints the same 0% line and then progresses,
+so no single line tells them apart; the *last* state of the bar does.
+
+The tracker is fed every line that holds a progress-bar literal (``PROGRESS_TRIGGERS``; the scanner's
+prefilter finds them). A line may hold many carriage-return updates of a bar (what a terminal capture
+or ``tee`` of tqdm gives): each CR segment counts as one update. Bars are told apart by their
+description and total. At the end of an input, every bar whose last update is below its total is a
+:class:`Stall`; a bar that later reaches 100% (or whose later updates supersede an earlier low one)
+is not.
+
+Forms recognised (after ANSI colours and per-rank prefixes are removed):
+
+    <description>: NN%|<bar>| a/b [<elapsed><<remaining>, <rate>]      tqdm's default format
+    <description>: NN% Completed | a/b [<elapsed><<remaining>, <rate>]  vLLM / SGLang weight loaders
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import clean as cl
+
+#: literals that every recognised progress line holds (prefilter triggers)
+PROGRESS_TRIGGERS = (b"%|", b"% Completed")
+
+BAR = re.compile(
+    r"(?P<pct>\d{1,3})%\s*(?:Completed\s*)?\|(?:[^|\r\n]{0,400}\|)?\s*(?P<done>\d+)/(?P<total>\d+)\s*\[")
+#: what a description may end with before the percentage
+DESC_TAIL = re.compile(r"[\s:|]+$")
+MAX_BARS = 1000            # distinct bars tracked per input (a pathological log cannot grow memory)
+
+
+@dataclass
+class Stall:
+    """A progress bar that never completed in one input: its last update."""
+    description: str       # text before the percentage, without the trailing ':' ("" for a bare bar)
+    percent: int
+    done: int
+    total: int
+    source: str
+    line: int              # 1-based line of the last update
+    text: str = ""         # the last update as shown (cleaned)
+    last_in_input: bool = False   # no later progress line of any bar and no later line at all
+    order: int = 0         # reading order (the scanner's counter of kept lines at that point)
+
+
+def parse_updates(raw: str) -> list[tuple[str, int, int, int, str]]:
+    """Every progress update on one physical line: (description, percent, done, total, text).
+
+    Carriage-return segments are separate updates, in order.
+    """
+    out = []
+    text = cl.strip_ansi(raw)
+    segments = text.split("\r") if "\r" in text else [text]
+    for seg in segments:
+        seg = seg.strip()
+        if "%" not in seg:
+            continue
+        m = BAR.search(seg)
+        if not m:
+            continue
+        total = int(m.group("total"))
+        done = int(m.group("done"))
+        if total <= 0:
+            continue
+        head = cl.strip_prefixes(seg[:m.start()].strip())
+        desc = DESC_TAIL.sub("", head).strip()
+        shown = cl.strip_prefixes(seg)
+        out.append((desc, int(m.group("pct")), done, total, shown[:300]))
+    return out
+
+
+class StallTracker:
+    """Follows progress bars through one input after another; ``finish()`` reports the stalls."""
+
+    def __init__(self) -> None:
+        self._bars: dict[tuple[str, int], tuple[int, int, int, str, int]] = {}   # key -> pct, done, line, text, order
+        self._last_key: tuple[str, int] | None = None
+        self._last_line = 0
+
+    def feed(self, raw: str, lineno: int, order: int = 0) -> None:
+        for desc, pct, done, total, text in parse_updates(raw):
+            key = (desc, total)
+            if key not in self._bars and len(self._bars) >= MAX_BARS:
+                continue
+            self._bars[key] = (pct, done, lineno, text, order)
+            self._last_key = key
+            self._last_line = lineno
+
+    def finish(self, source: str, last_line: int) -> list[Stall]:
+        """The stalls of the input that just ended (``last_line``: its number of lines); resets."""
+        out = []
+        for key, (pct, done, line, text, order) in self._bars.items():
+            desc, total = key
+            if done >= total or pct >= 100:
+                continue
+            out.append(Stall(desc, pct, done, total, source, line, text,
+                             last_in_input=key == self._last_key and line >= last_line, order=order))
+        out.sort(key=lambda s: s.line)
+        self._bars.clear()
+        self._last_key = None
+        self._last_line = 0
+        return out

@@ -1,0 +1,199 @@
+"""Stalled progress bars: tracked per input, matched against the KB's ``stalls`` phrases."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ascend_doctor.diagnose.evidence import read_evidence
+from ascend_doctor.diagnose.evidence.stalls import StallTracker, parse_updates
+
+from .conftest import FIXTURES
+
+CLEAN = FIXTURES / "clean-logs"
+WEIGHTS = "Loading safetensors checkpoint shards"
+START = "(VllmWorker rank=0 pid=350) INFO 08-20 10:00:33 [model_runner_v1.py:2110] Starting to load model /models/Qwen3-32B...\n"
+
+
+def stalls_of(tmp_path, text: str, name: str = "vllm.log"):
+    p = tmp_path / name
+    p.write_bytes(text.encode())
+    return read_evidence([str(p)]).stalls
+
+
+def bar(pct: int, done: int, total: int, desc: str = WEIGHTS) -> str:
+    return f"{desc}: {pct:3d}% Completed | {done}/{total} [00:{done:02d}<?, ?it/s]"
+
+
+def test_log_ending_at_zero_is_a_stall(tmp_path):
+    st = stalls_of(tmp_path, START + bar(0, 0, 163) + "\n")
+    assert len(st) == 1
+    s = st[0]
+    assert (s.description, s.percent, s.done, s.total, s.line) == (WEIGHTS, 0, 0, 163, 2)
+    assert s.last_in_input
+    assert s.text.startswith(WEIGHTS) and "0/163" in s.text
+
+
+def test_bar_reaching_100_is_not_a_stall(tmp_path):
+    lines = [bar(round(100 * i / 17), i, 17) for i in range(18)]
+    assert not stalls_of(tmp_path, START + "\n".join(lines) + "\nINFO 08-20 10:00:56 [default_loader.py:262] Loading weights took 22.41 seconds\n")
+
+
+def test_stuck_bar_followed_by_traceback_is_a_stall(tmp_path):
+    text = (START + bar(0, 0, 99) + "\n" + bar(37, 37, 99) + "\n"
+            "(VllmWorker rank=3 pid=12) ERROR 08-20 10:30:00 [multiproc_executor.py:1] WorkerProc hit an exception.\n"
+            "Traceback (most recent call last):\n"
+            '  File "/vllm/v1/executor/multiproc_executor.py", line 526, in worker_busy_loop\n'
+            "RuntimeError: something else went wrong\n")
+    st = stalls_of(tmp_path, text)
+    assert [(s.percent, s.done, s.total, s.line) for s in st] == [(37, 37, 99, 3)]
+    assert not st[0].last_in_input            # lines follow it: the log does not end at the bar
+
+
+def test_two_bars_one_done_one_stuck(tmp_path):
+    graphs = "Capturing CUDA graphs (mixed prefill-decode, PIECEWISE)"
+    text = "\n".join([
+        f"{graphs}:   0%|          | 0/67 [00:00<?, ?it/s]",
+        bar(0, 0, 40),
+        f"{graphs}: 100%|██████████| 67/67 [00:31<00:00,  2.12it/s]",
+        bar(5, 2, 40),
+    ]) + "\n"
+    st = stalls_of(tmp_path, text)
+    assert [(s.description, s.percent, s.done) for s in st] == [(WEIGHTS, 5, 2)]
+    # the same, other way round: the graphs bar stuck after the weights completed
+    text = "\n".join([bar(0, 0, 40), bar(100, 40, 40), f"{graphs}:  12%|█         | 8/67 [00:04<00:31,  2.12it/s]"]) + "\n"
+    st = stalls_of(tmp_path, text)
+    assert [(s.description, s.percent, s.done, s.total) for s in st] == [(graphs, 12, 8, 67)]
+
+
+def test_carriage_return_updates(tmp_path):
+    # a terminal capture: every update of the bar on one physical line, separated by CR
+    stuck = "\r".join(bar(p, d, 10) for p, d in ((0, 0), (10, 1), (20, 2))) + "\n"
+    st = stalls_of(tmp_path, "\x1b[32m" + stuck)
+    assert [(s.percent, s.done, s.total) for s in st] == [(20, 2, 10)]
+    done = "\r".join(bar(p * 10, p, 10) for p in range(11)) + "\n"
+    assert not stalls_of(tmp_path, done, "done.log")
+    # tqdm's default format, with a rank prefix
+    upd = ["(Worker_TP0 pid=7) Processing:  50%|█████     | 5/10 [00:05<00:05,  1.00it/s]",
+           "(Worker_TP0 pid=7) Processing: 100%|██████████| 10/10 [00:10<00:00,  1.00it/s]"]
+    assert not stalls_of(tmp_path, "\r".join(upd) + "\n", "tqdm.log")
+    assert [s.description for s in stalls_of(tmp_path, upd[0] + "\n", "tqdm2.log")] == ["Processing"]
+
+
+def test_stalls_are_per_input(tmp_path):
+    a = tmp_path / "a.log"
+    b = tmp_path / "b.log"
+    a.write_text(bar(0, 0, 17) + "\n")
+    b.write_text(bar(100, 17, 17) + "\n")     # another input completing does not finish a's bar
+    st = read_evidence([str(a), str(b)]).stalls
+    assert [(s.source, s.percent) for s in st] == [(str(a), 0)]
+
+
+def test_parse_updates_ignores_lookalikes():
+    assert parse_updates("GPU KV cache usage: 3.1%, Prefix cache hit rate: 41.7%") == []
+    assert parse_updates("| 3 | 50%| foo |") == []
+    t = StallTracker()
+    t.feed(bar(0, 0, 0), 1)                 # a bar with no total is not tracked
+    assert t.finish("x", 1) == []
+
+
+# -- matching ------------------------------------------------------------------------------------
+def _json(cli, *args):
+    r = cli("diagnose", "--format", "json", *args)
+    assert r.code in (0, 1), r.err
+    return r, json.loads(r.out)
+
+
+def test_stall_on_affected_machine_ranks_the_weight_hang_first(cli, tmp_path):
+    p = tmp_path / "vllm.log"
+    p.write_text(START + bar(0, 0, 163) + "\n")
+    r, d = _json(cli, "--sim", "kernel-6-hdk-25.2-weight-hang", str(p))
+    top = d["findings"][0]
+    assert top["id"] == "weight-load-hang-kernel-hdk"
+    assert top["score"] > 0.5 and r.code == 1
+    assert top["confirmed_by"]
+    ev = [e for e in top["evidence"] if e["kind"] == "stall"]
+    assert ev and ev[0]["line"] == 2 and "0/163" in ev[0]["text"]
+    assert "the log ends here" in ev[0]["detail"] and "0%" in ev[0]["detail"]
+    assert d["decisive"]["line"] == 2
+    assert d["stalls"][0]["description"] == WEIGHTS and d["stalls"][0]["log_ends_here"] is True
+
+
+def test_stall_with_the_fix_installed_is_ruled_out(cli, tmp_path):
+    p = tmp_path / "vllm.log"
+    p.write_text(START + bar(0, 0, 163) + "\n")
+    _r, d = _json(cli, "--sim", "healthy-a2-vllm-container", str(p))
+    found = {f["id"]: f for f in d["findings"]}
+    if "weight-load-hang-kernel-hdk" in found:
+        f = found["weight-load-hang-kernel-hdk"]
+        assert f["score"] < 0.5 and f["ruled_out_by"]
+    assert not d["findings"] or d["findings"][0]["score"] < 0.5
+
+
+def test_several_stalled_files_count_once(cli, tmp_path):
+    paths = []
+    for i in range(4):
+        p = tmp_path / f"rank{i}.log"
+        p.write_text(bar(0, 0, 163) + "\n")
+        paths.append(str(p))
+    _r, d = _json(cli, "--no-env", *paths)
+    top = d["findings"][0]
+    assert top["id"] == "weight-load-hang-kernel-hdk" and top["score"] == pytest.approx(0.5)
+
+
+def test_text_and_markdown_show_the_stall(cli, tmp_path):
+    p = tmp_path / "vllm.log"
+    p.write_text(START + bar(0, 0, 163) + "\n")
+    r = cli("diagnose", "--no-env", str(p))
+    assert "weight-load-hang-kernel-hdk" in r.out and "the log ends here" in r.out
+    r = cli("diagnose", "--no-env", "--format", "markdown", str(p))
+    assert "(stall: the log ends here: no progress after 0% (0/163)" in r.out
+
+
+def test_unknown_stall_is_listed_when_nothing_matched(cli, tmp_path):
+    p = tmp_path / "train.log"
+    p.write_text("Epoch 1:  12%|█         | 8/67 [00:04<00:31,  2.12it/s]\n")
+    r = cli("diagnose", "--no-env", str(p))
+    assert r.code == 0
+    assert "Progress that stopped" in r.out and "8/67" in r.out
+
+
+@pytest.mark.parametrize("log", sorted(p.name for p in CLEAN.iterdir() if p.suffix in (".log", ".txt")))
+def test_clean_logs_still_have_no_likely_cause(cli, log):
+    _r, d = _json(cli, "--no-env", str(CLEAN / log))
+    assert all(f["score"] <= 0.5 for f in d["findings"]), [(f["id"], f["score"]) for f in d["findings"]]
+    assert all(e["kind"] != "stall" for f in d["findings"] for e in f["evidence"])
+
+
+def test_kb_stalls_are_exposed():
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    with KnowledgeBase() as kb:
+        assert ("weight-load-hang-kernel-hdk", WEIGHTS) in kb.stalls()
+        assert kb.problem("weight-load-hang-kernel-hdk").stalls == [WEIGHTS]
+
+
+def test_loader_validates_stalls(tmp_path):
+    import shutil
+
+    from ascend_doctor.kb.loader import load
+    from ascend_doctor.kb.paths import KNOWLEDGE_DIR
+
+    kdir = tmp_path / "knowledge"
+    shutil.copytree(KNOWLEDGE_DIR, kdir)
+    path = kdir / "problems" / "kernel-os.toml"
+    text = path.read_text()
+    line = 'stalls = ["Loading safetensors checkpoint shards"]'
+    assert line in text
+    for bad, message in (('stalls = ["Loading", 3]', "'stalls' must be a non-empty list"),
+                         ("stalls = []", "'stalls' must be a non-empty list"),
+                         ('stalls = ["Loading"]', "too short"),
+                         ('stalls = ["Loading safetensors", "loading SAFETENSORS"]', "listed twice")):
+        path.write_text(text.replace(line, bad))
+        _kn, issues = load(kdir)
+        assert any(message in i.message for i in issues), (bad, issues)
+    path.write_text(text)
+    kn, issues = load(kdir)
+    assert not issues
+    assert next(p for p in kn.problems if p.id == "weight-load-hang-kernel-hdk").stalls == [
+        "Loading safetensors checkpoint shards"]
