@@ -20,6 +20,8 @@ from .prefilter import Prefilter
 from .sources import Source, looks_binary
 from .stalls import PROGRESS_TRIGGERS, StallTracker
 
+PROGRESS_SET = frozenset(PROGRESS_TRIGGERS)
+
 BLOCK = 4 << 20
 MAX_LINE = 1 << 20          # a line still without a newline after this many carried bytes is cut there
 MAX_KEEP = 2000             # characters of a line kept for display and matching
@@ -186,6 +188,9 @@ class Scanner:
         return lineno, last_time
 
     def _line(self, raw_b: bytes, trigs: set[bytes], name: str, lineno: int, st: "_State") -> None:
+        if trigs <= PROGRESS_SET:       # a progress bar and nothing else: only the stall tracker wants it
+            self.stalls.note(raw_b, lineno, st.order)
+            return
         kinds: set[str] = set()
         sig_hits: list[int] = []
         full = raw_b.decode("utf-8", "replace").rstrip("\r")
@@ -201,7 +206,7 @@ class Scanner:
                     if sp.regex.search(text):
                         sig_hits.append(sp.index)
             elif kind == PROGRESS:
-                self.stalls.feed(full, lineno, st.order)
+                self.stalls.note(raw_b, lineno, st.order)
             elif kind == ERROR:
                 self._generic_hits += 1
                 if self._generic_hits > MAX_GENERIC_HITS:

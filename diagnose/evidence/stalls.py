@@ -81,6 +81,33 @@ class StallTracker:
         self._bars: dict[tuple[str, int], tuple[int, int, int, str, int]] = {}   # key -> pct, done, line, text, order
         self._last_key: tuple[str, int] | None = None
         self._last_line = 0
+        # plain progress lines waiting to be parsed: only the last line of each bar matters, so a line
+        # replaces the previous one of the same bar (told apart by its raw prefix and total)
+        self._pending: dict[bytes, tuple[bytes, int, int]] = {}
+        self._seq = 0
+
+    def note(self, raw: bytes, lineno: int, order: int = 0) -> None:
+        """A progress line as read (bytes): cheap; parsed when the input ends (or in batches)."""
+        raw = bytes(raw)
+        if b"\r" in raw.rstrip(b"\r"):
+            self._flush()
+            self.feed(raw.decode("utf-8", "replace").rstrip("\r"), lineno, order)
+            return
+        # the key with bytes methods (several times cheaper than a regex on every line of a tqdm-heavy log)
+        i = raw.find(b"%")
+        j = raw.find(b"/", i)
+        if i < 0 or j < 0:
+            return
+        key = bytes(raw[:i].rstrip(b"0123456789 ")) + b"\x00" + bytes(raw[j:raw.find(b"[", j)])   # raw may be a bytearray
+        self._pending.pop(key, None)            # re-insert: the dict keeps the order of last updates
+        self._pending[key] = (raw, lineno, order)
+        if len(self._pending) > MAX_BARS:
+            self._flush()
+
+    def _flush(self) -> None:
+        pending, self._pending = self._pending, {}
+        for raw, lineno, order in pending.values():
+            self.feed(raw.decode("utf-8", "replace").rstrip("\r"), lineno, order)
 
     def feed(self, raw: str, lineno: int, order: int = 0) -> None:
         for desc, pct, done, total, text in parse_updates(raw):
@@ -93,6 +120,7 @@ class StallTracker:
 
     def finish(self, source: str, last_line: int) -> list[Stall]:
         """The stalls of the input that just ended (``last_line``: its number of lines); resets."""
+        self._flush()
         out = []
         for key, (pct, done, line, text, order) in self._bars.items():
             desc, total = key
