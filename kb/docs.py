@@ -89,6 +89,9 @@ def render(kn: Knowledge) -> dict[str, str]:
                 out += [f"| {_cell(_code_span(s.literal), False)} | {_cell(_code_span(s.regex), False)} | {s.weight:g} |"
                         for s in p.signatures]
                 out += [""]
+            if getattr(p, "stalls", None):
+                out += ["**Stalled progress bars / 卡住的进度条** (a log that stops on one of these points here)", ""]
+                out += [f"- {_code_span(st)}" for st in p.stalls] + [""]
             for i, fx in enumerate(sorted(p.fixes, key=lambda x: 0 if x.kind == "workaround" else 1), 1):
                 kind = "Temporary fix / 临时方案" if fx.kind == "workaround" else "Permanent fix / 长期方案"
                 out += [f"**{kind}: {_md(fx.summary['en'])}** ({_md(fx.summary['zh'])})", ""]
