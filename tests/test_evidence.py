@@ -60,7 +60,6 @@ def test_prefilter_is_exact():
     trig = [b"dcmi module initialize failed", b"EZ9999", b"Alloc sq cq fail", b"zz"]
     pf = Prefilter(trig)
     noise = b"INFO 08-20 10:00:01 [a.py:1] all good\n" * 5000
-    pf.train(noise)
     assert pf.present(noise) == []
     block = noise + b"x dcmi module initialize failed. ret is -8005\n" + b"EZ9999: Inner Error!\n"
     assert sorted(pf.present(block)) == sorted([b"dcmi module initialize failed", b"EZ9999"])

@@ -78,3 +78,33 @@ def test_error_words_switched_off_keep_signatures_and_codes(tmp_path, monkeypatc
     assert SIGNATURE in by_line[301].kinds and ("dcmi", "-8005") in by_line[301].codes
     assert 302 not in by_line                         # error words are no longer looked for
     assert 1 in by_line and ERROR in by_line[1].kinds
+
+
+
+KEPT = {"EZ9999: inner error", "x ERR00100 boom", "EJ0001 failed", "E40021"}
+NOT_KEPT = {"E1234x result = 507010", "ERR0010", "EE12345", "result = 507010", "INFO ok " * 20, "EZ999"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(sorted(KEPT | NOT_KEPT)), min_size=1, max_size=40),
+       st.sampled_from([7, 31, 97, 4 << 20]))
+def test_code_prefixes_keep_exactly_the_code_lines(lines, block):
+    """The automaton's E?? / ERR prefixes replace a BLOCK_RE pass over the block: a line is kept for a CANN /
+    torch_npu code only when one is really there (``E1234x`` and a bare ``result = 507010`` hold no trigger),
+    with the right line number, whatever the block size (a partial line carried past several blocks)."""
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "c.log"
+        path.write_text("\n".join(lines))            # no final newline: the last line ends the input
+        old = scan_mod.BLOCK
+        try:
+            scan_mod.BLOCK = block
+            ev = read_evidence([str(path)])
+        finally:
+            scan_mod.BLOCK = old
+    first = {}
+    for i, ln in enumerate(lines, start=1):
+        first.setdefault(ln, i)
+    assert {ln.line for ln in ev.lines} == {first[t] for t in KEPT if t in first}
+    assert ev.lines_read == len(lines)

@@ -39,6 +39,10 @@ ERROR_WORDS = (b"rror", b"RROR", b"ailed", b"FAIL", b"xception", b"Traceback", b
                "报错".encode(), "失败".encode(), "错误".encode(), "异常".encode(), "超时".encode())
 CAUSE_WORDS = (b"Possible Cause", b"Solution:", b"Reason:", b"Possible cause", "可能原因".encode(), "处理建议".encode(),
                "解决方法".encode())
+#: every CANN / torch_npu code (``codes.BLOCK_RE``: ``E[A-Z0-9]dddd``, ``ERRddddd``) starts with one of these;
+#: they ride in the trigger automaton and a line holding one is confirmed with BLOCK_RE on that line only
+CODE_PREFIXES = frozenset([b"ERR"] + [b"E" + bytes([c, d]) for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                      for d in b"0123456789"])
 ERROR_LINE = re.compile(
     r"error|fail|exception|traceback|killed|segmentation fault|core dumped|timed? ?out|abort|not found|"
     r"no such file|denied|cannot |unable to|not supported|报错|失败|错误|异常", re.I)
@@ -75,14 +79,14 @@ class Scanner:
         self.stalls = StallTracker()
         self._generic_hits = 0
         # one automaton over every trigger; a second without the error words once those are switched off
-        self._prefilter = Prefilter(self.kind_of)
+        self._prefilter = Prefilter([*self.kind_of, *CODE_PREFIXES])
         self._specific: Prefilter | None = None
 
     def _prefilter_for(self, st: "_State") -> Prefilter:
         if not st.generic_off:
             return self._prefilter
         if self._specific is None:
-            self._specific = Prefilter(t for t, k in self.kind_of.items() if k != ERROR)
+            self._specific = Prefilter([*(t for t, k in self.kind_of.items() if k != ERROR), *CODE_PREFIXES])
         return self._specific
 
     # -- public --------------------------------------------------------------------------------
@@ -108,53 +112,62 @@ class Scanner:
             ev.notes.append(InputNote(src.name, "error", f"cannot open: {exc.strerror or exc}"))
             return
         lineno = 1
-        carry = b""
         first = True
         size = 0
         head_left = min(HEAD_BYTES, max(0, HEAD_TOTAL - st.head_used))
         head = []
         cut_lines = 0
         last_time = ""
+        # one buffer for the whole input: buf[:n] is the partial line carried over (it never holds a
+        # newline, and it is shorter than max(BLOCK, MAX_LINE)); the next read lands right after it,
+        # and the scan reads buf[:end] in place, so no block is copied
+        bsize = BLOCK
+        buf = bytearray(max(bsize, MAX_LINE) + bsize)
+        n = 0
         try:
-            with stream:
+            with stream, memoryview(buf) as view:
                 while True:
                     try:
-                        chunk = stream.read(BLOCK)
+                        with view[n:n + bsize] as into:
+                            got = stream.readinto(into) or 0
                     except (OSError, EOFError) as exc:
                         ev.notes.append(InputNote(src.name, "error",
                                                   f"stopped reading after {size} bytes: {exc}"))
-                        chunk = b""
+                        got = 0
                     if first:
                         first = False
-                        if not chunk:
+                        if not got:
                             ev.notes.append(InputNote(src.name, "warning", "empty input"))
                             return
-                        if looks_binary(chunk):
+                        if looks_binary(buf[:got]):
                             ev.notes.append(InputNote(src.name, "warning",
                                                       "skipped: binary data (not a text log; UTF-16 files must be converted to UTF-8)"))
                             return
-                    size += len(chunk)
-                    if chunk:
-                        data = carry + chunk if carry else chunk
-                        cut = data.rfind(b"\n")
+                    size += got
+                    if got:
+                        data_end = n + got
+                        cut = buf.rfind(b"\n", 0, data_end)
                         if cut < 0:
-                            if len(data) < MAX_LINE:
-                                carry = data
+                            if data_end < MAX_LINE:
+                                n = data_end
                                 continue
-                            cut = len(data) - 1
+                            cut = data_end - 1
                             cut_lines += 1
-                        block, carry = data[:cut + 1], data[cut + 1:]
+                        end = cut + 1
                     else:
-                        if not carry:
+                        if not n:
                             break
-                        block, carry = carry, b""
+                        end = data_end = n
                     if head_left > 0:
-                        take = block[:head_left]
+                        take = bytes(view[:min(head_left, end)])
                         head.append(take)
                         head_left -= len(take)
-                    lineno, last_time = self._scan_block(block, src.name, lineno, last_time, st)
-                    if not chunk:
+                    lineno, last_time = self._scan_block(buf, end, src.name, lineno, last_time, st)
+                    if not got:
                         break
+                    n = data_end - end
+                    if n:
+                        view[:n] = view[end:data_end]
         except (OSError, EOFError, ValueError) as exc:  # gzip corruption, unreadable pipes
             ev.notes.append(InputNote(src.name, "error", f"stopped reading: {exc}"))
         ev.bytes_read += size
@@ -167,25 +180,38 @@ class Scanner:
             st.head_used += len(text)
             st.heads.append((src.name, text))
 
-    def _scan_block(self, block: bytes, name: str, lineno: int, last_time: str, st: "_State") -> tuple[int, str]:
-        starts = self._prefilter_for(st).lines(block)
-        for m in codes_mod.BLOCK_RE.finditer(block):
-            s = block.rfind(b"\n", 0, m.start()) + 1
-            starts.setdefault(s, set()).add(b"")
-        n_lines = block.count(b"\n") + (0 if block.endswith(b"\n") else 1)
+    def _scan_block(self, buf: bytearray, end: int, name: str, lineno: int, last_time: str,
+                    st: "_State") -> tuple[int, str]:
+        """Scan ``buf[:end]`` (whole lines; the last may lack its newline) starting at line ``lineno``."""
+        starts = self._prefilter_for(st).lines(buf, end)
+        if starts:
+            self._confirm_codes(buf, end, starts)
         if not starts:
-            return lineno + n_lines, last_time
+            return lineno + buf.count(b"\n", 0, end) + (0 if end and buf[end - 1] == 10 else 1), last_time
         prev = 0
         for s in sorted(starts):
-            lineno += block.count(b"\n", prev, s)
+            lineno += buf.count(b"\n", prev, s)
             prev = s
-            e = block.find(b"\n", s)
-            raw_b = block[s:e if e >= 0 else len(block)]
+            e = buf.find(b"\n", s, end)
+            raw_b = buf[s:e if e >= 0 else end]
             self._line(raw_b, starts[s], name, lineno, st)
-        lineno += block.count(b"\n", prev)
-        if not block.endswith(b"\n"):
+        lineno += buf.count(b"\n", prev, end)
+        if not (end and buf[end - 1] == 10):
             lineno += 1
         return lineno, last_time
+
+    @staticmethod
+    def _confirm_codes(buf: bytearray, end: int, starts: dict[int, set[bytes]]) -> None:
+        """Lines holding a code prefix (``EZ9``, ``ERR``) keep the mark ``b""`` only if a CANN or torch_npu
+        code is really there (``codes.BLOCK_RE``); a line held by nothing else is dropped."""
+        for s in [s for s, trigs in starts.items() if not trigs.isdisjoint(CODE_PREFIXES)]:
+            trigs = starts[s]
+            trigs -= CODE_PREFIXES
+            e = buf.find(b"\n", s, end)
+            if codes_mod.BLOCK_RE.search(buf, s, e if e >= 0 else end):
+                trigs.add(b"")
+            elif not trigs:
+                del starts[s]
 
     def _line(self, raw_b: bytes, trigs: set[bytes], name: str, lineno: int, st: "_State") -> None:
         if trigs <= PROGRESS_SET:       # a progress bar and nothing else: only the stall tracker wants it

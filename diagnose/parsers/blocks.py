@@ -117,7 +117,37 @@ def find_blocks(text: str) -> list[Block]:
         return []
 
 
+#: words (lower case) one of which the text holds whenever a step of ``_find`` can add a block: a step whose
+#: words are all absent is skipped (a 1 MiB head of plain log lines otherwise costs ~0.25 s of regexes)
+_GATES = {
+    "npu-smi-info": ("npu-smi", "health"),                    # TITLE, or a header with NPU ... Health
+    "npu-smi-map": ("chip logic id",),
+    "dcmi": ("dcmi", "-80", "npu-smi"),                       # RET, ANY_RET, NOT_FOUND / IS_DIR
+    "collect-env": tuple(m.lower() for m in collect_env.MARKERS),
+    "colon": ("health status", "pytorch version", "python platform", "vllm ascend version", "vllm version",
+              "python version", "single bit error count", "aicore freq(mhz)", "aicore curfreq(mhz)",
+              "software version", "compatibility", "chip type", "firmware version", "chip name",
+              "hbm clock speed(mhz)", "ddr clock speed(mhz)", "ddr hugepages total(page)", "aicpu usage rate(%)",
+              "ctrlcpu usage rate(%)", "ascend-cann-atb", "ascend-mindie", "atb-models version", "mindie-"),
+    "eq": ("compatible_version_drv", "ascendhal_version", "compatible_version_fw", "package_name", "innerversion",
+           "driver_", "firmware_", "username", "version_dir", "required_package_", "_running_version",
+           "version_id", "pretty_name"),
+    "uname": ("linux",),
+}
+
+
+def _steps(text: str) -> set[str]:
+    """The steps of ``_find`` that may find something in ``text`` (lower-cased as re.IGNORECASE compares)."""
+    low = text.lower()
+    if not low.isascii():
+        low = low.replace("\u0131", "i").replace("\u017f", "s")
+    return {step for step, words in _GATES.items() if any(w in low for w in words)}
+
+
 def _find(text: str) -> list[Block]:
+    steps = _steps(text)
+    if not steps:
+        return []
     lines = text.splitlines()
     used = [False] * len(lines)
     blocks: list[Block] = []
@@ -128,7 +158,7 @@ def _find(text: str) -> list[Block]:
         blocks.append(Block(kind, start + 1, end + 1, result))
 
     # 1. npu-smi info tables
-    i = 0
+    i = 0 if "npu-smi-info" in steps else len(lines)
     while True:
         h = npu_smi_info.find_table_start(lines, i)
         if h is None:
@@ -139,7 +169,7 @@ def _find(text: str) -> list[Block]:
                                                  npu_smi_info.KIND))
         i = end + 1
     # 2. npu-smi info -m
-    i = 0
+    i = 0 if "npu-smi-map" in steps else len(lines)
     while True:
         h = npu_smi_query.find_map_header(lines, i)
         if h is None:
@@ -151,23 +181,23 @@ def _find(text: str) -> list[Block]:
             add("npu-smi-map", h, end, _safe(npu_smi_query.parse_map, "\n".join(lines[h:end + 1]), "npu-smi-map"))
         i = end + 1
     # 3. DCMI failures (one line each)
-    for n, line in enumerate(lines):
+    for n, line in enumerate(lines if "dcmi" in steps else ()):
         if not used[n] and (dcmi.RET.search(line) or dcmi.ANY_RET.search(line) or dcmi.IS_DIR.search(line)
                             or dcmi.NOT_FOUND.search(line)):
             add(dcmi.KIND, n, n, _safe(dcmi.parse, line, dcmi.KIND))
     # 4. "[pip3] x==y" and collect_env "ENV Variables:" sections
-    for s, e in _runs(lines, lambda ln: bool(_PIP.match(ln) or collect_env.LINE.match(ln.strip())), used, allow_blank=True):
+    for s, e in _runs(lines if "collect-env" in steps else [], lambda ln: bool(_PIP.match(ln) or collect_env.LINE.match(ln.strip())), used, allow_blank=True):
         if not any(lines[k].strip().startswith(collect_env.MARKERS) for k in range(s, e + 1)):
             continue
         add(collect_env.KIND, s, e, _safe(collect_env.parse, "\n".join(lines[s:e + 1]), collect_env.KIND))
-    for n, line in enumerate(lines):
+    for n, line in enumerate(lines if "collect-env" in steps else ()):
         if not used[n] and line.strip() == "ENV Variables:":
             e = n
             while e + 1 < len(lines) and collect_env.ENV.match(lines[e + 1].strip()):
                 e += 1
             add(collect_env.KIND, n, e, _safe(collect_env.parse, "\n".join(lines[n:e + 1]), collect_env.KIND))
     # 5. "Key : value" runs
-    for s, e in _runs(lines, lambda ln: bool(_COLON.match(ln)), used, allow_blank=True):
+    for s, e in _runs(lines if "colon" in steps else [], lambda ln: bool(_COLON.match(ln)), used, allow_blank=True):
         chunk = lines[s:e + 1]
         keys = {ln.split(":", 1)[0].strip() for ln in chunk if ":" in ln}
         kind = _classify_colon(keys)
@@ -176,7 +206,7 @@ def _find(text: str) -> list[Block]:
         from . import PARSERS
         add(kind, s, e, _safe(PARSERS[kind], "\n".join(chunk), kind))
     # 6. "key=value" runs (version files, os-release, CANN: section)
-    for s, e in _runs(lines, lambda ln: bool(_EQ.match(ln)), used, allow_blank=False,
+    for s, e in _runs(lines if "eq" in steps else [], lambda ln: bool(_EQ.match(ln)), used, allow_blank=False,
                       skip=lambda ln: ln.strip().startswith("# version")):
         chunk = lines[s:e + 1]
         keys = {ln.split("=", 1)[0].strip() for ln in chunk if "=" in ln}
@@ -188,7 +218,7 @@ def _find(text: str) -> list[Block]:
         from . import PARSERS
         add(kind, s, e, _safe(PARSERS[kind], "\n".join(lines[s:e + 1]), kind))
     # 7. uname -a
-    for n, line in enumerate(lines):
+    for n, line in enumerate(lines if "uname" in steps else ()):
         if not used[n] and os_info.UNAME.match(line):
             add("uname", n, n, _safe(os_info.parse_uname, line, "uname"))
     # 8. collect_env head ("PyTorch version: ...") already came through 5
