@@ -114,6 +114,8 @@ class CheckPane(Vertical):
         bad = [(ORDER.get(r.status, 9), i) for i, r in enumerate(shown) if r.status in PROBLEMS]
         first_bad = min(bad)[1] if bad else 0
         table.move_cursor(row=first_bad)
+        # scroll again once the table has its final size, so the selected row is always in view
+        self.call_after_refresh(table.move_cursor, row=first_bad)
         self._set_detail(shown[first_bad])
 
     def _set_detail(self, r, text: str | None = None) -> None:
