@@ -9,8 +9,7 @@ from textual.widgets import DataTable, Label
 
 from .text import markdown_view, md_code, md_escape, safe
 
-GLYPHS = {"PASS": "✓", "WARN": "!", "FAIL": "✗", "SKIP": "-", "ERROR": "?"}
-STYLES = {"PASS": "green", "WARN": "yellow", "FAIL": "bold red", "SKIP": "dim", "ERROR": "magenta"}
+from ..render.check_common import GLYPH as GLYPHS, STYLE as STYLES   # the same glyphs as the CLI
 ORDER = {"FAIL": 0, "ERROR": 1, "WARN": 2, "PASS": 3, "SKIP": 4}
 PROBLEMS = ("FAIL", "ERROR", "WARN")
 
