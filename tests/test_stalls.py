@@ -197,3 +197,21 @@ def test_loader_validates_stalls(tmp_path):
     assert not issues
     assert next(p for p in kn.problems if p.id == "weight-load-hang-kernel-hdk").stalls == [
         "Loading safetensors checkpoint shards"]
+
+
+def test_block_of_one_bar_and_lookalikes(tmp_path):
+    # the scanner hands on only the last line of a block that holds one bar and nothing else; any other
+    # bar in the block (another total, another prefix) or a line with two bars must still be seen
+    many = [bar(p, p, 100) for p in range(0, 60)]
+    assert [(s.percent, s.total) for s in stalls_of(tmp_path, "\n".join(many) + "\n")] == [(59, 100)]
+    other_total = [bar(10, 1, 10)] + many
+    st = stalls_of(tmp_path, "\n".join(other_total) + "\n", "b.log")
+    assert [(s.percent, s.total) for s in st] == [(10, 10), (59, 100)]
+    ranked = ["(VllmWorker rank=1 pid=9) " + bar(3, 3, 100)] + many
+    st = stalls_of(tmp_path, "\n".join(ranked) + "\n", "c.log")
+    assert [(s.percent, s.line) for s in st] == [(59, 61)]        # same description: the later update wins
+    st = stalls_of(tmp_path, "\n".join([bar(100, 100, 100)] + many[:5]) + "\n", "d.log")
+    assert [(s.percent, s.line) for s in st] == [(4, 6)]
+    done_then_stuck = many + [bar(100, 100, 100) + "  " + bar(7, 1, 13, "Capturing graphs")]
+    st = stalls_of(tmp_path, "\n".join(done_then_stuck) + "\r\n", "e.log")
+    assert st == []        # the line's first bar (100%) is its update: the weights bar completed

@@ -51,14 +51,32 @@ class Prefilter:
 
         A line is the span between two newlines; a trigger belongs to the line where it starts.
         """
-        out: dict[int, set[bytes]] = {}
         if self._ac is None:
-            return out
+            return {}
         if end is None or end > len(block):
             end = len(block)
+        return self._group(block, end, self._matches(block, end))
+
+    def lines_apart(self, block: Buffer, end: int | None, apart: frozenset[int]
+                    ) -> tuple[dict[int, set[bytes]], list[int]]:
+        """Like :meth:`lines`, but the triggers whose index is in ``apart`` are not grouped into lines:
+        their start offsets come back as a sorted list (the caller deals with them per block)."""
+        if self._ac is None:
+            return {}, []
+        if end is None or end > len(block):
+            end = len(block)
+        matches = self._matches(block, end)
+        aside = [s for i, s, _e in matches if i in apart]
+        if aside:
+            matches = [m for m in matches if m[0] not in apart]
+            aside.sort()
+        return self._group(block, end, matches), aside
+
+    def _group(self, block: Buffer, end: int, matches: list[tuple[int, int, int]]) -> dict[int, set[bytes]]:
+        out: dict[int, set[bytes]] = {}
         trig = self.triggers
         ls, le = 0, -1          # the current line: block[ls:le] (le is its newline or the end)
-        for i, pos, _end in self._matches(block, end):
+        for i, pos, _end in matches:
             if not ls <= pos < le:
                 ls = block.rfind(b"\n", 0, pos) + 1
                 le = block.find(b"\n", pos, end)

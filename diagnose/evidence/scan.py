@@ -18,7 +18,7 @@ from . import codes as codes_mod
 from .model import CAUSE, CODE, ERROR, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote
 from .prefilter import Prefilter
 from .sources import Source, looks_binary
-from .stalls import PROGRESS_TRIGGERS, StallTracker
+from .stalls import PROGRESS_TRIGGERS, StallTracker, parse_updates
 
 PROGRESS_SET = frozenset(PROGRESS_TRIGGERS)
 
@@ -81,6 +81,8 @@ class Scanner:
         # one automaton over every trigger; a second without the error words once those are switched off
         self._prefilter = Prefilter([*self.kind_of, *CODE_PREFIXES])
         self._specific: Prefilter | None = None
+        self._apart: dict[int, frozenset[int]] = {}
+        self._bar_rx: dict[tuple, tuple[re.Pattern[bytes], ...]] = {}
 
     def _prefilter_for(self, st: "_State") -> Prefilter:
         if not st.generic_off:
@@ -183,9 +185,12 @@ class Scanner:
     def _scan_block(self, buf: bytearray, end: int, name: str, lineno: int, last_time: str,
                     st: "_State") -> tuple[int, str]:
         """Scan ``buf[:end]`` (whole lines; the last may lack its newline) starting at line ``lineno``."""
-        starts = self._prefilter_for(st).lines(buf, end)
+        pf = self._prefilter_for(st)
+        starts, bars = pf.lines_apart(buf, end, self._progress_idx(pf))
         if starts:
             self._confirm_codes(buf, end, starts)
+        if bars:
+            self._bar_lines(buf, end, bars, starts)
         if not starts:
             return lineno + buf.count(b"\n", 0, end) + (0 if end and buf[end - 1] == 10 else 1), last_time
         prev = 0
@@ -199,6 +204,84 @@ class Scanner:
         if not (end and buf[end - 1] == 10):
             lineno += 1
         return lineno, last_time
+
+    def _progress_idx(self, pf: Prefilter) -> frozenset[int]:
+        idx = self._apart.get(id(pf))
+        if idx is None:
+            idx = self._apart[id(pf)] = frozenset(i for i, t in enumerate(pf.triggers) if t in PROGRESS_SET)
+        return idx
+
+    def _bar_lines(self, buf: bytearray, end: int, bars: list[int], starts: dict[int, set[bytes]]) -> None:
+        """Add to ``starts`` the progress-bar lines the stall tracker must see (``bars``: offsets of the
+        progress literals in ``buf[:end]``, sorted).
+
+        Only the last update of each bar matters. The common block holds many updates of one bar and
+        nothing else: then only its last line is handed on. That is checked exactly in C: the last line
+        gives the bar's prefix ``P`` (the text before the percentage) and total ``T``; a regex counts the
+        lines ``P NN% ... d/T [`` of the block, and if that count equals the number of progress literals,
+        every literal sits on such a line (one each), and all of them are updates of the same bar (same
+        text before the percentage and same total give the same description and total). Otherwise
+        every line holding a literal is handed on (the tracker keeps the last of each bar).
+        """
+        last = bars[-1]
+        ls = buf.rfind(b"\n", 0, last) + 1
+        rx = self._same_bar_regex(buf, ls, end, last)
+        if rx is not None:
+            first = buf.rfind(b"\n", 0, bars[0]) + 1
+            # without any CR in the block, the check for a CR inside a line can go
+            if buf.find(b"\r", first, end) < 0:
+                rx = rx[2:]
+            n = len(rx[0].findall(buf, max(0, first - 1), end))
+            if first == 0 and rx[1].match(buf, 0, end):
+                n += 1
+            if n == len(bars):
+                starts.setdefault(ls, set()).add(PROGRESS_TRIGGERS[0])
+                return
+        le = -1
+        for pos in bars:
+            if pos < le:
+                continue
+            ls = buf.rfind(b"\n", 0, pos) + 1
+            le = buf.find(b"\n", pos, end)
+            if le < 0:
+                le = end
+            starts.setdefault(ls, set()).add(PROGRESS_TRIGGERS[0])
+
+    def _same_bar_regex(self, buf: bytearray, ls: int, end: int, pos: int
+                        ) -> tuple[re.Pattern[bytes], ...] | None:
+        """Regexes (after a newline, at a line start) for the lines that are updates of the bar whose
+        progress literal is at ``pos`` (line starting at ``ls``); None when the line is not a plain one."""
+        le = buf.find(b"\n", pos, end)
+        line = bytes(buf[ls:le if le >= 0 else end]).rstrip(b"\r")
+        if b"\r" in line or b"\x1b" in line:
+            return None
+        rel = pos - ls
+        q = rel
+        while q > 0 and rel - q < 3 and 48 <= line[q - 1] <= 57:
+            q -= 1
+        if q == rel:
+            return None
+        p_end = q
+        while p_end > 0 and line[p_end - 1] == 32:
+            p_end -= 1
+        prefix = line[:p_end]
+        if b"%" in prefix or (prefix and 48 <= prefix[-1] <= 57):
+            return None
+        upd = parse_updates(line.decode("utf-8", "replace"))
+        if len(upd) != 1:
+            return None
+        key = (prefix, p_end < q, upd[0][3], line[rel:rel + 2] == b"%|")
+        rx = self._bar_rx.get(key)
+        if rx is None:
+            if len(self._bar_rx) > 64:
+                self._bar_rx.clear()
+            body = (re.escape(prefix) + (b" +" if key[1] else b"") + rb"\d{1,3}"
+                    + (rb"%\|[^|\r\n\x1b]{0,400}\|" if key[3] else rb"% Completed *\|")
+                    + rb" *\d+/" + str(key[2]).encode() + rb" *\[")
+            tail = rb"[^\r\n]*\r?(?=\n|\Z)"      # no CR inside the line (CR updates are fed whole)
+            rx = self._bar_rx[key] = (re.compile(b"\n" + body + tail), re.compile(body + tail),
+                                      re.compile(b"\n" + body), re.compile(body))
+        return rx
 
     @staticmethod
     def _confirm_codes(buf: bytearray, end: int, starts: dict[int, set[bytes]]) -> None:
