@@ -30,6 +30,14 @@ PRODUCT = [
     (re.compile(r"(?<![\w.])(?:300I\s*(?:Duo|Pro)|310P\d?)(?![\w.])", re.I), "310p"),
     (re.compile(r"(?<![\w.])(?:200I\s*(?:DK\s*)?A2|310B\d?|Orange\s*Pi\s*AI\s*Pro)(?![\w.])", re.I), "310b"),
 ]
+#: how a pasted report shows that it ran inside a container (``container.kind``, docs/facts.md)
+CONTAINER = [
+    (re.compile(r"(?:^|[\s$#>])(?:sudo\s+)?docker\s+(?:run|exec|start|create)\b"), "docker"),
+    (re.compile(r"(?:^|[\s$#>])(?:sudo\s+)?podman\s+(?:run|exec|start|create)\b"), "podman"),
+    (re.compile(r"(?:^|[\s$#>])(?:sudo\s+)?nerdctl\s+(?:run|exec|start|create)\b"), "containerd"),
+    (re.compile(r"\bkubectl\s+(?:exec|run|apply|logs)\b|\bhuawei\.com/Ascend"), "kubernetes"),
+    (re.compile(r"容器[内中里]|\b(?:in|inside) (?:the |a |my |this )?(?:docker )?container\b", re.I), "unknown-container"),
+]
 
 #: words (lower case) one of which every match of a PROSE_VERSIONS / PRODUCT pattern holds: a pattern whose
 #: words are all absent from an input is not run on its lines (a 1 MiB head of plain log lines costs
@@ -41,6 +49,7 @@ GATES = {
     "kernel.release": ("kernel", "内核", "uname -r"),
     "a3": ("a3", "910_93", "910c"), "a2": ("a2", "910b"), "310p": ("300i", "310p"),
     "310b": ("200i", "310b", "orange"),
+    "container": ("docker", "podman", "nerdctl", "kubectl", "huawei.com/ascend", "容器", "container"),
 }
 
 
@@ -151,7 +160,8 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
     low = _folded(text)
     prose = [(key, pat) for key, pat in PROSE_VERSIONS if key not in out and any(w in low for w in GATES[key])]
     product = [(pat, fam) for pat, fam in PRODUCT if any(w in low for w in GATES[fam])]
-    if not prose and (not product or "hardware.family" in out):
+    container = CONTAINER if "container.kind" not in out and any(w in low for w in GATES["container"]) else []
+    if not prose and not container and (not product or "hardware.family" in out):
         return list(out.values())
     for lineno, line in enumerate(text.splitlines(), start=1):
         if len(line) > 2000:
@@ -166,5 +176,10 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
             for pat, fam in product:
                 if pat.search(line):
                     out["hardware.family"] = Fact("hardware.family", fam, source=_src(name, lineno))
+                    break
+        if container and "container.kind" not in out:
+            for pat, kind in container:
+                if pat.search(line):
+                    out["container.kind"] = Fact("container.kind", kind, source=_src(name, lineno))
                     break
     return list(out.values())
