@@ -95,3 +95,11 @@ def test_benign_warning_is_never_a_likely_cause(matcher):
     d = run(matcher, "UserWarning: HCCL doesn't support gather at the moment. Implemented with allgather instead.")
     assert d.findings and d.findings[0].id == "hccl-gather-fallback-info"
     assert d.findings[0].score < 0.5
+
+
+def test_environment_variable_names_are_found_next_to_chinese():
+    from ascend_doctor.diagnose.matcher.match import IDENT
+
+    assert IDENT.findall("设置HCCL_EXEC_TIMEOUT后仍然超时") == ["HCCL_EXEC_TIMEOUT"]
+    assert IDENT.findall("export HCCL_CONNECT_TIMEOUT=7200") == ["HCCL_CONNECT_TIMEOUT"]
+    assert IDENT.findall("xHCCL_EXEC_TIMEOUT and HCCL_EXEC_TIMEOUT_x") == []

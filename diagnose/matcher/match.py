@@ -37,7 +37,7 @@ HARDWARE_WEIGHT = 0.2     # the report's hardware is one a hardware-specific pro
 INFO_FACTOR = 0.7         # benign / informational problems rank below real failures ...
 INFO_CAP = 0.45           # ... and are never a "likely cause" (a benign warning is not why a run failed)
 STALL_WEIGHT = 0.5        # a progress bar the KB names (stalls = [...]) left below 100% in an input
-IDENT = re.compile(r"\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}\b")
+IDENT = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}(?![A-Za-z0-9_])")   # also next to Chinese
 MAX_SUPPORT = 8
 
 
