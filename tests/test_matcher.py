@@ -103,3 +103,14 @@ def test_environment_variable_names_are_found_next_to_chinese():
     assert IDENT.findall("设置HCCL_EXEC_TIMEOUT后仍然超时") == ["HCCL_EXEC_TIMEOUT"]
     assert IDENT.findall("export HCCL_CONNECT_TIMEOUT=7200") == ["HCCL_CONNECT_TIMEOUT"]
     assert IDENT.findall("xHCCL_EXEC_TIMEOUT and HCCL_EXEC_TIMEOUT_x") == []
+
+
+def test_benign_warning_goes_after_the_failure_the_user_describes(matcher):
+    text = ("大概服务启动30分钟后就挂掉，设置HCCL_EXEC_TIMEOUT=0也不生效\n"
+            "UserWarning: HCCL doesn't support gather at the moment. Implemented with allgather instead.\n")
+    d = run(matcher, text)
+    ids = [f.id for f in d.findings]
+    assert "hccl-gather-fallback-info" in ids                    # still explained ...
+    assert ids[0] == "hccl-exec-timeout"                          # ... but not ranked as the cause
+    benign = d.findings[ids.index("hccl-gather-fallback-info")]
+    assert benign.problem.severity == "info"

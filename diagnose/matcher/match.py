@@ -36,6 +36,7 @@ IDENT_WEIGHT = 0.3        # an environment variable / identifier named both by t
 HARDWARE_WEIGHT = 0.2     # the report's hardware is one a hardware-specific problem concerns
 INFO_FACTOR = 0.7         # benign / informational problems rank below real failures ...
 INFO_CAP = 0.45           # ... and are never a "likely cause" (a benign warning is not why a run failed)
+BENIGN_YIELD = 0.2        # a failure at least this likely is listed before benign warnings
 STALL_WEIGHT = 0.5        # a progress bar the KB names (stalls = [...]) left below 100% in an input
 IDENT = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}(?![A-Za-z0-9_])")   # also next to Chinese
 MAX_SUPPORT = 8
@@ -179,7 +180,11 @@ class Matcher:
 
         findings = [self._score(pid, ss, facts) for pid, ss in supports.items()]
         findings = [f for f in findings if f.score >= MIN_SCORE]
-        findings.sort(key=lambda f: (-f.score, min((s.time or "~", s.order) for s in f.support), f.id))
+        # a benign warning explains a line but is not why a run failed: it goes after the failures the
+        # evidence also supports
+        failure = any(f.problem.severity != "info" and f.score >= BENIGN_YIELD for f in findings)
+        findings.sort(key=lambda f: (failure and f.problem.severity == "info", -f.score,
+                                     min((s.time or "~", s.order) for s in f.support), f.id))
         decisive = self._decisive(ev, findings)
         diag = Diagnosis(findings=findings, codes=code_summaries, facts=list(facts), decisive=decisive,
                          first_errors=ev.first_errors(5), causes=ev.causes[:10], notes=ev.notes, inputs=ev.inputs,
