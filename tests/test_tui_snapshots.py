@@ -39,6 +39,9 @@ async def _idle(pilot, until=lambda app: True) -> None:
             break
         await asyncio.sleep(0.01)
     await pilot.pause()
+    # callbacks queued for after the next refresh (the Check table re-scrolls to its selection there)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
 
 
 def _check_done(app) -> bool:
