@@ -108,3 +108,20 @@ def test_code_prefixes_keep_exactly_the_code_lines(lines, block):
         first.setdefault(ln, i)
     assert {ln.line for ln in ev.lines} == {first[t] for t in KEPT if t in first}
     assert ev.lines_read == len(lines)
+
+
+def test_signature_regexes_compile_on_first_hit_and_broken_ones_never_match():
+    from ascend_doctor.diagnose.matcher.signatures import compile_signatures
+    from ascend_doctor.kb.query import SignatureInfo
+
+    sigs = compile_signatures([
+        SignatureInfo("p-hit", "dispatch failed", r"dispatch failed, code (\d+)", 0.9),
+        SignatureInfo("p-idle", "never in this log", r"never in this log \d+", 0.9),
+        SignatureInfo("p-broken", "bad regex here", r"bad regex here (", 0.9),
+    ])
+    assert all(isinstance(p._regex, str) for p in sigs.patterns)          # nothing compiled up front
+    ev = read_evidence([], text="x\ndispatch failed, code 561000\nbad regex here too\n", signatures=sigs.patterns)
+    hit, idle, broken = sigs.patterns
+    assert not isinstance(hit._regex, str) and isinstance(idle._regex, str)   # only what a line asked for
+    assert [ln.signatures for ln in ev.lines if ln.signatures] == [[hit.index]]  # the broken one never matches
+    assert sigs.broken == ["p-broken: missing ), unterminated subpattern at position 15"]
