@@ -401,6 +401,31 @@ def test_command_palette_reaches_the_screens(tui_kb):
     run(go())
 
 
+def test_command_palette_reaches_every_screen_action(tui_kb):
+    from ascend_doctor.diagnose.tui.app import PANE_COMMANDS
+
+    async def go():
+        app = make_app(tui_kb, "driver-firmware-nok")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot, check_done(app))
+            commands = {c.title: c for c in app.get_system_commands(app.screen)}
+            # every key binding of every screen has its palette entry
+            for screen_name in ("check", "ask", "environment"):
+                pane = app.pane(screen_name)
+                for b in pane.BINDINGS:
+                    assert any(a == b.action for _, _, s, a in PANE_COMMANDS if s == screen_name) or \
+                        b.action in ("export", "rerun"), (screen_name, b.action)
+            assert all(title in commands for title, *_ in PANE_COMMANDS)
+            commands["Check: copy the fix command"].callback()
+            await pilot.pause()
+            assert app.clipboard                                   # the FAIL's fix command was copied
+            commands["Check: open the problem in Knowledge"].callback()
+            await settle(app, pilot)
+            assert app.query_one("#tabs").active == "knowledge"
+            assert app.pane("knowledge").current == "problem|driver-firmware-mismatch"
+    run(go())
+
+
 def test_chinese_interface_renders(tui_kb):
     async def go():
         app = make_app(tui_kb, "driver-firmware-nok", lang="zh")

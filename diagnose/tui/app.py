@@ -15,6 +15,17 @@ from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from .knowledge_pane import KnowledgePane
 
+#: actions of the screens that the command palette offers too: (title, help, screen, action)
+PANE_COMMANDS = (
+    ("Check: copy the fix command", "Copy the selected result's first fix command (c)", "check", "copy_fix"),
+    ("Check: open the problem in Knowledge", "The known problem behind the selected result (o)", "check", "open_problem"),
+    ("Check: problems only / all results", "Show only WARN, FAIL and ERROR, or everything (p)", "check", "toggle_problems"),
+    ("Ask: diagnose", "Diagnose the text or the file/folder path on the Ask screen (ctrl+r)", "ask", "diagnose"),
+    ("Ask: this machine's facts on/off", "Let the machine's facts confirm or rule out causes (ctrl+e)", "ask", "toggle_facts"),
+    ("Ask: open the cause in Knowledge", "The known problem of the selected cause (ctrl+o)", "ask", "open_problem"),
+    ("Environment: filter the facts", "Move to the filter box (ctrl+f)", "environment", "focus_filter"),
+)
+
 SCREENS = ("check", "ask", "knowledge", "environment")
 TAB_LABELS = {"check": "F1 Check", "ask": "F2 Ask", "knowledge": "F3 Knowledge", "environment": "F4 Environment"}
 
@@ -119,6 +130,19 @@ class AscendDoctorApp(App):
             yield SystemCommand(f"Show {name.title()}", f"Switch to the {name} screen", lambda n=name: self.action_show(n))
         yield SystemCommand("Run the check again", "Collect the facts and run every rule", self._rerun_check)
         yield SystemCommand("Export snapshot", "Write a private snapshot of this machine", self._export)
+        for title, help_text, screen_name, action in PANE_COMMANDS:
+            yield SystemCommand(title, help_text, lambda s=screen_name, a=action: self._pane_action(s, a))
+        yield SystemCommand("Light / dark theme", "Switch between the light and the dark theme", self.action_toggle_dark)
+
+    def _pane_action(self, screen_name: str, action: str) -> None:
+        """Run a screen's own action from the command palette (the same as its key)."""
+        if self.query_one("#tabs", TabbedContent).active != screen_name:
+            self.action_show(screen_name)       # (showing it again would queue a focus that pulls back)
+        pane = self.pane(screen_name)
+        if not pane.is_mounted:
+            self.notify("that screen is still opening; try again", severity="warning")
+            return
+        getattr(pane, f"action_{action}")()
 
     def _rerun_check(self) -> None:
         self.action_show("check")
