@@ -23,7 +23,7 @@ DEMO_LOG := Loading safetensors checkpoint shards:   0% Completed | 0/163 [00:00
 
 demo: $(STAMP)
 	$(BIN)/ascend-doctor check --sim $(DEMO_SIM) --fail-on never
-	printf '$(DEMO_LOG)\n' | $(BIN)/ascend-doctor diagnose --sim $(DEMO_SIM) --top 1 - || test $$? -eq 1
+	printf '%b\n' '$(DEMO_LOG)' | $(BIN)/ascend-doctor diagnose --sim $(DEMO_SIM) --top 1 - || test $$? -eq 1
 	$(BIN)/ascend-doctor explain 561000
 
 test: $(STAMP)
