@@ -51,24 +51,21 @@ def _is_range(spec: str) -> bool:
 
 
 class Matcher:
-    """Decides whether a version satisfies a spec (exact version, series ``25.5.X`` or range).
-
-    Uses the Ascend version grammar of ``ascend_doctor.rules.version`` when it is installed; without
-    it, exact versions and series still work and a range answers ``None`` (unknown).
+    """Decides whether a version satisfies a spec (exact version, series ``25.5.X`` or range) with the
+    Ascend version grammar of ``ascend_doctor.rules.version``. A value the grammar cannot read is
+    compared as text (a series by its prefix); an unreadable range answers ``None`` (unknown).
     """
 
-    def __init__(self) -> None:
-        self._grammar = _load_grammar()
-
     def matches(self, version: str, spec: str) -> bool | None:
+        from ascend_doctor.rules.version import satisfies
+
         if not version or not spec:
             return False
+        try:
+            return bool(satisfies(version, spec))
+        except (ValueError, TypeError):     # VersionError is a ValueError
+            pass
         v, s = _norm(version), _norm(spec)
-        if self._grammar is not None:
-            try:
-                return bool(self._grammar(version, spec))
-            except Exception:  # noqa: BLE001 - a value the grammar cannot read: fall back below
-                pass
         if _is_range(spec):
             return None
         if _is_series(s):
@@ -82,19 +79,6 @@ class Matcher:
         if _is_series(a):
             return bool(self.matches(b, a))
         return bool(self.matches(a, b))
-
-
-def _load_grammar() -> Callable[[str, str], bool] | None:
-    """``satisfies(version, spec)`` from rules/version.py, if that module provides one."""
-    try:
-        from ascend_doctor.rules import version as vmod  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - not written yet, or broken: fall back to exact/series
-        return None
-    for name in ("satisfies", "matches", "in_range", "version_matches"):
-        fn = getattr(vmod, name, None)
-        if callable(fn):
-            return fn
-    return None
 
 
 # -- queries --------------------------------------------------------------------------------------
