@@ -7,7 +7,6 @@ writer can get wrong is reported at once, not one error per run.
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -16,10 +15,7 @@ from . import codes as codes_mod
 from .locate import Node, locate
 from .model import Code, CompatRow, Family, Fix, FixStep, Knowledge, Problem, Signature
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+from .toml import tomllib
 
 LANGS = ("en", "zh")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9\-]*[a-z0-9]$")

@@ -23,7 +23,6 @@ Fixtures live in ``rules/builtin/fixtures/<rule id>.toml`` (see fixtures.py).
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -31,10 +30,7 @@ from typing import Any, Iterable
 
 from . import conditions
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from ascend_doctor.kb.toml import tomllib
 
 BUILTIN_DIR = Path(__file__).with_name("builtin")
 GROUPS_FILE = BUILTIN_DIR / "groups.toml"

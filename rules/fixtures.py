@@ -13,7 +13,6 @@ Every rule needs at least one PASS, one FAIL or WARN, and one SKIP case (tests/t
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,10 +20,7 @@ from typing import Any
 from .catalog import BUILTIN_DIR
 from .facts import OK, STATUSES, Fact, FactSet
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from ascend_doctor.kb.toml import tomllib
 
 FIXTURES_DIR = BUILTIN_DIR / "fixtures"
 EXPECTS = ("PASS", "WARN", "FAIL", "SKIP", "ERROR")

@@ -22,17 +22,13 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .base import DEFAULT_TIMEOUT, CommandResult, Identity, StatInfo, System, Uname, decode
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from ascend_doctor.kb.toml import tomllib
 
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
