@@ -18,7 +18,6 @@ import argparse
 import os
 import random
 import re
-import resource
 import shutil
 import subprocess
 import sys

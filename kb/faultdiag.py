@@ -28,7 +28,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 try:  # Python >= 3.11
     import re._constants as _sc  # type: ignore[import-not-found]

@@ -11,8 +11,6 @@ from __future__ import annotations
 from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-from .dbmeta import APPLICATION, SCHEMA_VERSION  # noqa: F401  (re-exported)
-
 
 class Base(DeclarativeBase):
     pass

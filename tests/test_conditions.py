@@ -1,8 +1,6 @@
 """Condition trees (rules/conditions.py): ops, three-valued logic, validation."""
 from __future__ import annotations
 
-import pytest
-
 from ascend_doctor.rules.conditions import Context, evaluate, facts_used, validate
 from ascend_doctor.rules.fixtures import fact_set
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from ascend_doctor.diagnose.evidence import CODE, ERROR, read_evidence
+from ascend_doctor.diagnose.evidence import ERROR, read_evidence
 from ascend_doctor.diagnose.evidence.clean import clean, dedupe_key, line_time, rank_of
 from ascend_doctor.diagnose.evidence.codes import extract
 from ascend_doctor.diagnose.evidence.prefilter import Prefilter

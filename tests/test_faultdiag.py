@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -22,10 +20,6 @@ from ascend_doctor.kb.query import KnowledgeBase
 from .conftest import FIXTURES, MINI_KB
 
 SMALL = FIXTURES / "faultdiag" / "kg-config-small.json"
-
-
-
-
 
 
 @pytest.fixture(scope="module")

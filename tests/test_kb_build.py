@@ -1,22 +1,15 @@
 """Compiling the knowledge into SQLite: automatic, atomic, safe under concurrency, read-only queries."""
 from __future__ import annotations
 
-import os
-import shutil
 import sqlite3
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
 from ascend_doctor.kb.build import ensure_built, read_meta
 from ascend_doctor.kb.query import KnowledgeBase
-
-from .conftest import MINI_KB
-
-
 
 
 def test_built_on_first_use_and_queried(tmp_path, kdir):

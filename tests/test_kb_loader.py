@@ -1,16 +1,9 @@
 """Validation of knowledge files: precise file:line messages for every mistake a writer can make."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-import pytest
-
 from ascend_doctor.kb.loader import load
-
-from .conftest import MINI_KB
-
-
 
 
 def _issues(kdir: Path) -> list[str]:

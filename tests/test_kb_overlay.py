@@ -1,16 +1,12 @@
 """User overlays: ``ascend-doctor kb add FILE.toml`` (validated like built-in knowledge) and their use."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-import pytest
-
 from ascend_doctor.kb.build import overlay_files
-from ascend_doctor.kb.paths import KNOWLEDGE_DIR, overlay_dir
+from ascend_doctor.kb.paths import overlay_dir
 from ascend_doctor.kb.query import KnowledgeBase
 
-from .conftest import MINI_KB
 
 SITE_FILE = '''
 [family]
@@ -49,10 +45,6 @@ en = "Copy the model directory to local NVMe and point the engine at the copy."
 zh = "把模型目录复制到本地 NVMe，并让引擎使用该副本。"
 command = "cp -r /mnt/nfs-models/qwen /data/models/"
 '''
-
-
-
-
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:

@@ -80,7 +80,6 @@ def test_error_words_switched_off_keep_signatures_and_codes(tmp_path, monkeypatc
     assert 1 in by_line and ERROR in by_line[1].kinds
 
 
-
 KEPT = {"EZ9999: inner error", "x ERR00100 boom", "EJ0001 failed", "E40021"}
 NOT_KEPT = {"E1234x result = 507010", "ERR0010", "EE12345", "result = 507010", "INFO ok " * 20, "EZ999"}
 

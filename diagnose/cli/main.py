@@ -11,6 +11,7 @@ import importlib
 import os
 import pkgutil
 import sys
+from typing import NoReturn
 
 from . import commands as commands_pkg
 from .errors import EXIT_INTERNAL, EXIT_USAGE, CLIError
@@ -19,7 +20,7 @@ from .errors import EXIT_INTERNAL, EXIT_USAGE, CLIError
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors in one line and exits 2."""
 
-    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+    def error(self, message: str) -> NoReturn:
         raise CLIError(f"{self.prog}: {message} (see '{self.prog} --help')")
 
 

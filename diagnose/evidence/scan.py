@@ -24,7 +24,7 @@ from typing import Iterable
 
 from . import clean as cl
 from . import codes as codes_mod
-from .model import CAUSE, CODE, ERROR, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote
+from .model import CAUSE, CODE, ERROR, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote
 from .prefilter import Prefilter
 from .sources import Source, looks_binary
 from .stalls import PROGRESS_TRIGGERS, StallTracker, parse_updates

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from . import collect_env, dcmi, npu_smi_info, npu_smi_query, os_info, version_files
+from . import collect_env, dcmi, npu_smi_info, npu_smi_query, os_info
 from .base import ParseResult, unparsed
 
 
@@ -145,6 +145,8 @@ def _steps(text: str) -> set[str]:
 
 
 def _find(text: str) -> list[Block]:
+    from . import PARSERS          # the package imports this module: look its table up at call time
+
     steps = _steps(text)
     if not steps:
         return []
@@ -203,7 +205,6 @@ def _find(text: str) -> list[Block]:
         kind = _classify_colon(keys)
         if kind is None:
             continue
-        from . import PARSERS
         add(kind, s, e, _safe(PARSERS[kind], "\n".join(chunk), kind))
     # 6. "key=value" runs (version files, os-release, CANN: section)
     for s, e in _runs(lines if "eq" in steps else [], lambda ln: bool(_EQ.match(ln)), used, allow_blank=False,
@@ -215,7 +216,6 @@ def _find(text: str) -> list[Block]:
             continue
         if s > 0 and lines[s - 1].strip().startswith("# version"):
             s -= 1
-        from . import PARSERS
         add(kind, s, e, _safe(PARSERS[kind], "\n".join(lines[s:e + 1]), kind))
     # 7. uname -a
     for n, line in enumerate(lines if "uname" in steps else ()):

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..parsers import dcmi, npu_smi_info, npu_smi_query
 from ..system import CommandResult
-from .base import ERROR, MISSING, OK, TIMEOUT, UNPARSED, Context, Fact, bad, command_status, ok, same_status
+from .base import ERROR, MISSING, OK, UNPARSED, Context, Fact, bad, command_status, ok, same_status
 
 LOCATIONS = ("/usr/local/bin/npu-smi", "/usr/local/sbin/npu-smi")
 COMPAT_ORDER = ("NOK", "NOT SUPPORT", "UNKNOWN", "OK")   # worst first

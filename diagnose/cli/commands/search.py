@@ -51,5 +51,5 @@ def run(args) -> int:
             title = title[len(code):].strip() if title.startswith(code) else title
             title = title if len(title) <= 110 else title[:109] + "…"
         console.print(f"[bold]{h.score:5.1f}[/bold]  [cyan]{esc(ref)}[/cyan]  {esc(title)}")
-    console.print(f"[dim]ascend-doctor explain <id> shows one in full[/dim]")
+    console.print("[dim]ascend-doctor explain <id> shows one in full[/dim]")
     return 0
