@@ -14,6 +14,15 @@ ORDER = {"FAIL": 0, "ERROR": 1, "WARN": 2, "PASS": 3, "SKIP": 4}
 PROBLEMS = ("FAIL", "ERROR", "WARN")
 
 
+class ResultsTable(DataTable):
+    """The results table; it keeps the selected result in view when its size changes (terminal resize,
+    theme switch, the detail pane re-flowing), where a plain DataTable keeps its old scroll offset."""
+
+    def on_resize(self, event) -> None:
+        if self.row_count:
+            self.call_after_refresh(self.move_cursor, row=self.cursor_row)
+
+
 class CheckPane(Vertical):
     DEFAULT_CSS = """
     CheckPane #ck-status { height: 1; padding: 0 1; }
@@ -42,7 +51,7 @@ class CheckPane(Vertical):
     def compose(self) -> ComposeResult:
         yield Label("", id="ck-status")
         with Horizontal(id="ck-body"):
-            yield DataTable(id="ck-table", cursor_type="row", zebra_stripes=True)
+            yield ResultsTable(id="ck-table", cursor_type="row", zebra_stripes=True)
             yield markdown_view("ck-detail")
 
     def on_mount(self) -> None:
