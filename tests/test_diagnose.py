@@ -9,7 +9,7 @@ import pytest
 from .conftest import FIXTURES, ROOT
 
 CLEAN = FIXTURES / "clean-logs"
-CASES = ROOT / "tests" / "diagnosis_cases"
+CASES = ROOT / "tests" / "diagnosis_cases" / "dev"
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def test_cases_are_complete(accuracy):
     with KnowledgeBase() as kb:
         ids = set(kb.problem_ids())
     for c in cases:
-        assert c["expected"] in ids, c["name"]
+        assert c["expected"] and set(c["expected"]) <= ids, c["name"]
         assert c["source"].startswith("https://"), c["name"]
         assert c["input"].strip(), c["name"]
 

@@ -1,0 +1,69 @@
+"""Which public reports are reserved for the diagnosis holdout.
+
+The holdout must hold reports the knowledge base has never seen. To keep knowledge mining and case
+collection apart without coordination, the space of report URLs is split by a hash fixed before any
+tuning: a report URL (an issue, pull request or discussion thread on GitHub or Gitee, a forum thread)
+whose bucket is 0 is reserved for the holdout. Knowledge may not cite a reserved URL (unless the
+knowledge already cited it when the split was frozen); a holdout case must come from a reserved URL
+that the knowledge does not cite. Documentation pages are never reserved and never holdout cases.
+
+    python tests/diagnosis_split.py URL [URL ...]     # prints each URL's verdict
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from urllib.parse import urlsplit
+
+BUCKETS = 3
+HOLDOUT_BUCKET = 0
+
+_GITHUB_THREAD = re.compile(r"^/([^/]+)/([^/]+)/(?:issues|pull|pulls|discussions)/(\d+)")
+_GITEE_THREAD = re.compile(r"^/([^/]+)/([^/]+)/(?:issues|pulls)/([A-Za-z0-9]+)")
+_FORUM_HOSTS = ("bbs.huaweicloud.com", "forum.huawei.com", "discuss.mindspore.cn")
+
+
+def normalise(url: str) -> str:
+    """One spelling per report: no fragment, query or trailing slash; GitHub issue and pull request
+    numbers share one space, so both spellings name one thread."""
+    parts = urlsplit(url.strip())
+    host = parts.netloc.lower().removeprefix("www.")
+    path = parts.path.rstrip("/")
+    m = _GITHUB_THREAD.match(path) if host == "github.com" else None
+    if m:
+        return f"https://github.com/{m.group(1).lower()}/{m.group(2).lower()}/issues/{m.group(3)}"
+    m = _GITEE_THREAD.match(path) if host == "gitee.com" else None
+    if m:
+        return f"https://gitee.com/{m.group(1).lower()}/{m.group(2).lower()}/issues/{m.group(3)}"
+    return f"https://{host}{path}"
+
+
+def is_report(url: str) -> bool:
+    """A user's report thread (not a documentation page)."""
+    parts = urlsplit(url.strip())
+    host = parts.netloc.lower().removeprefix("www.")
+    path = parts.path
+    if host == "github.com":
+        return bool(_GITHUB_THREAD.match(path))
+    if host == "gitee.com":
+        return bool(_GITEE_THREAD.match(path))
+    if host == "hiascend.com" and path.startswith("/forum"):
+        return True
+    return host in _FORUM_HOSTS
+
+
+def bucket(url: str) -> int:
+    digest = hashlib.sha256(normalise(url).encode("utf-8")).hexdigest()
+    return int(digest[:12], 16) % BUCKETS
+
+
+def reserved_for_holdout(url: str) -> bool:
+    return is_report(url) and bucket(url) == HOLDOUT_BUCKET
+
+
+if __name__ == "__main__":  # pragma: no cover - a helper for people collecting cases
+    for arg in sys.argv[1:]:
+        verdict = "HOLDOUT-RESERVED (knowledge may not cite it)" if reserved_for_holdout(arg) else (
+            "open (knowledge may cite it; not a holdout case)")
+        print(f"{normalise(arg)}  {verdict}")
