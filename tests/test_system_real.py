@@ -190,3 +190,36 @@ def test_whole_run_with_hanging_npu_smi_ends_within_its_time_out(tmp_path):
     assert fs.get("python.version").ok                     # other probes went on
     assert took < TIMEOUT + 4
     assert fs.get("npu_smi.info").duration_ms >= TIMEOUT * 1000 * 0.9
+
+
+def test_python_probe_never_imports_from_the_current_directory(tmp_path, monkeypatch):
+    """Security: a platform.py / json.py where the user runs ascend-doctor (often as root) is never run."""
+    from ascend_doctor.diagnose.probes.python_stack import probe as python_probe
+
+    marker = tmp_path / "PWNED"
+    for name in ("platform", "json", "re", "os", "importlib"):
+        (tmp_path / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
+    monkeypatch.chdir(tmp_path)
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}:"}     # a trailing ':' means the current directory
+    facts = {f.key: f for f in python_probe(Context(system=RealSystem(env=env), python=sys.executable))}
+    assert not marker.exists(), marker.read_text()
+    assert facts["python.version"].status == "ok"
+
+
+def test_python_probe_still_sees_packages_reached_through_pythonpath(tmp_path):
+    from ascend_doctor.diagnose.probes.python_stack import probe as python_probe
+
+    site = tmp_path / "extra"
+    (site / "torch_npu-2.7.1.dist-info").mkdir(parents=True)
+    (site / "torch_npu-2.7.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: torch-npu\nVersion: 2.7.1\n")
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    facts = {f.key: f for f in python_probe(Context(system=RealSystem(env=env), python=sys.executable))}
+    assert facts["pkg.torch_npu"].value == "2.7.1"
+
+
+def test_a_failing_interpreter_is_named_without_the_whole_probe_script(tmp_path):
+    from ascend_doctor.diagnose.probes.python_stack import probe as python_probe
+
+    facts = python_probe(Context(system=RealSystem(), python="/bin/false"))
+    assert all(f.status == "error" for f in facts)
+    assert all("\n" not in f.detail and len(f.detail) < 400 for f in facts), facts[0].detail

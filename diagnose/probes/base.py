@@ -53,9 +53,15 @@ def read_text(system: System, path: str) -> tuple[str | None, str, str]:
     return text, OK, ("not valid UTF-8; undecodable bytes replaced" if bad_bytes else "")
 
 
+#: how much of a failing command's output a fact's detail quotes
+MAX_QUOTE = 300
+
+
 def command_status(result: CommandResult) -> tuple[str, str]:
-    """(status, detail) of a finished command: ok only when it ran and exited 0."""
-    cmd = " ".join(result.argv)
+    """(status, detail) of a finished command: ok only when it ran and exited 0. The detail names
+    the command by the first line of each argument (an inline script is not repeated) and quotes at
+    most ``MAX_QUOTE`` characters of its output."""
+    cmd = " ".join(a.split("\n", 1)[0] for a in result.argv)
     if result.timed_out:
         return TIMEOUT, f"'{cmd}': {result.error or 'no answer within its time-out'}"
     if result.not_found:
@@ -65,7 +71,9 @@ def command_status(result: CommandResult) -> tuple[str, str]:
     if result.exit_code is None:
         return ERROR, result.error or f"'{cmd}' could not be run"
     if result.exit_code != 0:
-        first = next((ln.strip() for ln in result.output.splitlines() if ln.strip()), "")
+        first = next((ln.strip() for ln in result.output[:64 * 1024].splitlines() if ln.strip()), "")
+        if len(first) > MAX_QUOTE:
+            first = first[:MAX_QUOTE] + " ..."
         how = result.error or f"exit code {result.exit_code}"
         return ERROR, f"'{cmd}' failed ({how})" + (f": {first}" if first else "")
     return OK, ""

@@ -1,4 +1,10 @@
-"""The Python stack of a target interpreter, from package metadata (nothing is imported)."""
+"""The Python stack of a target interpreter, from package metadata (nothing is imported).
+
+The interpreter runs isolated (``-I``): neither the current directory nor PYTHONPATH / user site is
+on its ``sys.path``, so a ``platform.py`` or ``json.py`` where the user runs ascend-doctor is never
+imported. Packages reached through PYTHONPATH are still seen: its absolute entries are searched for
+package *metadata* only (``importlib.metadata`` reads ``*.dist-info``; it imports nothing from them).
+"""
 from __future__ import annotations
 
 import json
@@ -11,14 +17,15 @@ PACKAGES = ("torch", "torch_npu", "vllm", "vllm_ascend", "sglang", "numpy", "tra
 
 # The first line is a marker that lets simulated machines recognise this command.
 SCRIPT = """#ascend-doctor:packages
-import json, platform, re, sys
+import json, os, platform, re, sys
 try:
     from importlib import metadata
 except ImportError:
     metadata = None
 pkgs = {}
 if metadata is not None:
-    for d in metadata.distributions():
+    extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.isabs(p)]
+    for d in metadata.distributions(path=sys.path + extra):
         try:
             name = d.metadata["Name"]
         except Exception:
@@ -30,11 +37,14 @@ if metadata is not None:
 print(json.dumps({"executable": sys.executable, "version": platform.python_version(), "packages": pkgs}))
 """.replace("WANTED", repr(tuple(sorted(PACKAGES))))
 
+#: the interpreter's arguments: isolated mode, never the caller's directory on sys.path
+ARGS = ("-I", "-c", SCRIPT)
+
 
 def probe(ctx: Context) -> list[Fact]:
     exe = ctx.python or sys.executable
-    cmd = f"{exe} -c <package probe>"
-    r = ctx.system.run([exe, "-c", SCRIPT], timeout=ctx.timeout)
+    cmd = f"{exe} -I -c <package probe>"
+    r = ctx.system.run([exe, *ARGS], timeout=ctx.timeout)
     status, detail = command_status(r)
     keys = ["python.executable", "python.version"] + [f"pkg.{p}" for p in PACKAGES]
     if status != OK:
@@ -54,4 +64,4 @@ def probe(ctx: Context) -> list[Fact]:
     return facts
 
 
-__all__ = ["probe", "PACKAGES", "SCRIPT", "ERROR"]
+__all__ = ["probe", "PACKAGES", "SCRIPT", "ARGS", "ERROR"]
