@@ -105,7 +105,9 @@ def test_truncated_table_still_gives_devices(tmp_path):
     """)
     facts, _ = run_npu_probe(env)
     assert facts["npu_smi.info"].ok and facts["npu_smi.info"].value["truncated"]
-    assert facts["npu.count"].value == 2 and "truncated" in facts["npu.count"].detail
+    assert len(facts["npu.devices"].value) == 2 and "truncated" in facts["npu.devices"].detail
+    # the count is unknown, never the smaller number the cut table shows
+    assert facts["npu.count"].status == "unparsed" and "cut" in facts["npu.count"].detail
     assert facts["npu.chip_map"].status == "error"          # -m exited 2
     assert facts["npu.compatibility"].status == "error"
 
@@ -223,3 +225,22 @@ def test_a_failing_interpreter_is_named_without_the_whole_probe_script(tmp_path)
     facts = python_probe(Context(system=RealSystem(), python="/bin/false"))
     assert all(f.status == "error" for f in facts)
     assert all("\n" not in f.detail and len(f.detail) < 400 for f in facts), facts[0].detail
+
+
+def test_table_cut_on_a_row_boundary_gives_no_npu_count(tmp_path):
+    """Reliability review: 'head -n 12' of an 8-NPU table gave 2 NPUs and every rule passed."""
+    text = (S / "npu-smi-info/910b2c-2card-23.0.2.1-with-process-trailing-spaces.txt").read_text()
+    lines = text.splitlines()
+    cut = "\n".join(lines[:12]) + "\n"            # 'head -n 12': ends on the border after NPU 1
+    assert "Process id" not in cut
+    (tmp_path / "out.txt").write_text(cut)
+    env = fake_npu_smi(tmp_path, f"""
+        import sys
+        if sys.argv[1:] == ["info"]:
+            sys.stdout.write(open({str(tmp_path / 'out.txt')!r}).read())
+        else:
+            sys.stderr.write("unsupported\\n"); sys.exit(2)
+    """)
+    facts, _ = run_npu_probe(env)
+    assert facts["npu_smi.info"].value["truncated"]
+    assert facts["npu.count"].status == "unparsed"

@@ -265,7 +265,10 @@ def parse(text: str) -> ParseResult:
     if pending is not None:
         devices.append(_device_from_rows(pending[0], None, layout, shape, notes, pending[1]))
         truncated = True
-    if last_kind == "row" and not in_proc:
+    if not in_proc and not any(str(d.get("name") or "").upper().startswith("310B") for d in devices):
+        # every complete 'npu-smi info' ends with its process table ("Process id" header, or "No running
+        # processes found"), except on 310B boards (Atlas 200I DK A2), whose npu-smi prints none: a table
+        # without one was cut, even when the cut fell on a row boundary
         truncated = True
     if end + 1 < len(lines) and not in_proc and lines[end].strip().startswith("|"):
         truncated = True

@@ -89,7 +89,12 @@ def probe(ctx: Context) -> list[Fact]:
     partial = " (the table was elided or truncated: fewer devices may be listed than exist)" \
         if info["elided"] or info["truncated"] else ""
     facts.append(ok("npu.devices", devices, cmd, partial.strip(" ()")))
-    facts.append(ok("npu.count", len(devices), cmd, partial.strip(" ()")))
+    if info["truncated"]:
+        # a cut table lists fewer devices than exist: the count is unknown, never a smaller number
+        facts.append(bad("npu.count", UNPARSED, cmd, f"npu-smi info lists {len(devices)} device(s) but its "
+                         "table is cut (no process section): the number of NPUs is unknown"))
+    else:
+        facts.append(ok("npu.count", len(devices), cmd, partial.strip(" ()")))
     names = [d["name"] for d in devices if d["name"]]
     if names:
         facts.append(ok("npu.chip_name", names[0], cmd))
