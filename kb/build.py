@@ -4,13 +4,25 @@ The database is rebuilt whenever the content hash of the knowledge files (built-
 overlays) or the schema version changes. It is written to a temporary file beside the target and
 renamed into place, so a reader never sees a half-written database; concurrent builders serialise
 on a lock file and the later ones find the database already fresh.
+
+What can go wrong around it never costs the user the knowledge base:
+- a corrupt or foreign file at the path (also damage in the middle, found by SQLite's quick_check)
+  is kept aside as ``NAME.bad-N`` and rebuilt;
+- a user overlay that does not validate (bad TOML, a duplicate id, a regex that backtracks
+  catastrophically) is left out with a warning, never the whole knowledge base;
+- when the default cache cannot be written (no home directory, a read-only home), the database is
+  built in a private per-user directory under the system temporary directory instead, with a warning.
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
+import shutil
 import sqlite3
+import stat
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -18,7 +30,7 @@ from typing import Iterator
 from . import codes as codes_mod
 from .loader import Issue, knowledge_files, load
 from .model import Knowledge
-from .paths import KNOWLEDGE_DIR, overlay_dir
+from .paths import KNOWLEDGE_DIR, cache_base, overlay_dir
 from .dbmeta import APPLICATION, SCHEMA_VERSION
 from .text import Normalizer
 
@@ -64,6 +76,10 @@ def read_meta(db_path: Path) -> dict[str, str]:
         raise ForeignDatabase(f"cannot open {db_path}: {exc}") from exc
     try:
         rows = con.execute("SELECT key, value FROM kb_meta").fetchall()
+        # damage in the middle of the file leaves kb_meta readable: a few ms of quick_check find it
+        check = con.execute("PRAGMA quick_check(1)").fetchone()
+        if not check or check[0] != "ok":
+            raise sqlite3.DatabaseError(f"the database is damaged: {check[0] if check else 'no answer'}")
     except sqlite3.DatabaseError as exc:
         raise ForeignDatabase(f"{db_path} is not an ascend-doctor knowledge base ({exc})") from exc
     finally:
@@ -75,19 +91,23 @@ def read_meta(db_path: Path) -> dict[str, str]:
 
 
 @contextmanager
-def _build_lock(db_path: Path) -> Iterator[None]:
+def file_lock(lock_path: Path) -> Iterator[None]:
+    """An exclusive advisory lock between processes, held on ``lock_path`` (created when missing)."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - non-POSIX
         yield
         return
-    lock_path = db_path.with_name(db_path.name + ".lock")
     with open(lock_path, "a+") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _build_lock(db_path: Path):
+    return file_lock(db_path.with_name(db_path.name + ".lock"))
 
 
 def compile_knowledge(kn: Knowledge, db_path: Path, digest: str) -> None:
@@ -194,25 +214,124 @@ def _move_aside(db_path: Path) -> Path:
     raise OSError(f"cannot move {db_path} aside")  # pragma: no cover
 
 
-def ensure_built(db_path: Path, knowledge_dir: Path = KNOWLEDGE_DIR, overlays: list[Path] | None = None,
-                 warn=None) -> Path:
-    """Make sure ``db_path`` holds a fresh knowledge base; build it if missing, stale, foreign or corrupt.
+#: a build that takes longer than this says so once on stderr (through ``notice``)
+NOTICE_AFTER = 1.0
 
-    ``warn`` is called with a one-line message when an existing file had to be replaced.
+
+def ensure_built(db_path: Path, knowledge_dir: Path = KNOWLEDGE_DIR, overlays: list[Path] | None = None,
+                 warn=None, notice=None, fallback: bool = False, force: bool = False) -> Path:
+    """Make sure ``db_path`` holds a fresh knowledge base; build it if missing, stale, foreign or corrupt.
+    Returns the path of the database to open (``db_path``, or the fallback below).
+
+    ``warn`` is called with a one-line message when an existing file had to be replaced, an overlay
+    was left out or the fallback is used; ``notice`` once when a build takes longer than a moment.
+    ``fallback``: ``db_path`` is the default cache, so when it cannot be written the database is
+    built in a private directory under the system temporary directory instead. ``force`` rebuilds
+    even a fresh database.
     """
     overlays = overlay_files() if overlays is None else overlays
     digest = content_hash(knowledge_dir, overlays)
-    if _is_fresh(db_path, digest, warn=None):
+    if not force and _is_fresh(db_path, digest, warn=None):
         return db_path
+    if fallback and not cache_base().is_dir():
+        # never create a home directory that does not exist (HOME=/nonexistent under a service account)
+        return _build_in_fallback(OSError(f"{cache_base()} does not exist"), db_path, knowledge_dir, overlays,
+                                  digest, warn, notice, force)
+    try:
+        return _build_at(db_path, knowledge_dir, overlays, digest, warn, notice, force)
+    except OSError as exc:
+        if not fallback:
+            raise
+        return _build_in_fallback(exc, db_path, knowledge_dir, overlays, digest, warn, notice, force)
+
+
+def _build_at(db_path: Path, knowledge_dir: Path, overlays: list[Path], digest: str, warn, notice,
+              force: bool) -> Path:
     db_path.parent.mkdir(parents=True, exist_ok=True)
     with _build_lock(db_path):
-        if _is_fresh(db_path, digest, warn=warn, move_bad=True):
+        if not force and _is_fresh(db_path, digest, warn=warn, move_bad=True):
             return db_path
-        kn, issues = load(knowledge_dir, overlays)
-        if issues:
-            raise KnowledgeError(issues)
-        compile_knowledge(kn, db_path, digest)
+        timer = threading.Timer(NOTICE_AFTER, notice) if notice else None
+        if timer:
+            timer.daemon = True
+            timer.start()
+        try:
+            kn = load_usable(knowledge_dir, overlays, warn)
+            compile_knowledge(kn, db_path, digest)
+        finally:
+            if timer:
+                timer.cancel()
     return db_path
+
+
+def _build_in_fallback(cause: OSError, db_path: Path, knowledge_dir: Path, overlays: list[Path], digest: str,
+                       warn, notice, force: bool) -> Path:
+    directory = private_temp_dir()
+    target = directory / "kb.sqlite"
+    if warn:
+        why = cause.strerror or str(cause)
+        warn(f"cannot write the knowledge-base cache {db_path} ({why}); using {target} "
+             "(set ASCEND_DOCTOR_KB or --kb to choose a place)")
+    if not force and _is_fresh(target, digest, warn=warn, move_bad=True):
+        return target
+    return _build_at(target, knowledge_dir, overlays, digest, warn, notice, force)
+
+
+def private_temp_dir() -> Path:
+    """``$TMPDIR/ascend-doctor-<uid>``, created 0700 and used only when it is a real directory owned by
+    this user and closed to others (never through a symlink someone else planted); otherwise a fresh
+    directory of its own, removed at exit."""
+    d = Path(tempfile.gettempdir()) / f"ascend-doctor-{os.getuid()}"
+    try:
+        d.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return _throwaway_dir()
+    try:
+        st = os.lstat(d)
+    except OSError:
+        return _throwaway_dir()
+    if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not (st.st_mode & 0o077):
+        return d
+    return _throwaway_dir()
+
+
+def _throwaway_dir() -> Path:
+    d = Path(tempfile.mkdtemp(prefix="ascend-doctor-kb-"))
+    atexit.register(shutil.rmtree, d, True)
+    return d
+
+
+def _display(path: Path, knowledge_dir: Path) -> str:
+    """The name the loader gives ``path`` in its issues."""
+    try:
+        return str(path.relative_to(knowledge_dir.parent.parent))
+    except ValueError:
+        return str(path)
+
+
+def load_usable(knowledge_dir: Path, overlays: list[Path], warn=None) -> Knowledge:
+    """The built-in knowledge plus every overlay that validates. An overlay with a problem (its own, a
+    duplicate of an id seen before it, a regex that backtracks catastrophically) is left out with a
+    warning; a problem in the built-in knowledge raises KnowledgeError."""
+    from .regex_safety import unsafe_signature_issues
+
+    usable = list(overlays)
+    while True:
+        kn, issues = load(knowledge_dir, usable)
+        names = {_display(o, knowledge_dir): o for o in usable}
+        issues += unsafe_signature_issues(kn.problems, {n for n, o in names.items()
+                                                        if not o.name.startswith("faultdiag")})
+        bad = {names[i.file]: i for i in reversed(issues) if i.file in names}
+        if any(i.file not in names for i in issues):
+            raise KnowledgeError([i for i in issues if i.file not in names] + [i for i in issues if i.file in names])
+        if not bad:
+            return kn
+        for o, issue in bad.items():
+            if warn:
+                warn(f"user overlay {o} was left out of the knowledge base: {issue}")
+        usable = [o for o in usable if o not in bad]
 
 
 def _is_fresh(db_path: Path, digest: str, warn=None, move_bad: bool = False) -> bool:

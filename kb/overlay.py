@@ -13,9 +13,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .build import overlay_files
+from .build import file_lock, overlay_files
 from .loader import Issue, load
 from .paths import KNOWLEDGE_DIR, overlay_dir
+from .regex_safety import unsafe_signature_issues
 
 #: file names the importers own (the loader marks their entries with origin "faultdiag")
 RESERVED_PREFIXES = ("faultdiag",)
@@ -33,8 +34,11 @@ def validate(path: Path, knowledge_dir: Path = KNOWLEDGE_DIR, name: str | None =
     with tempfile.TemporaryDirectory(prefix="ascend-doctor-overlay-") as tmp:
         probe = Path(tmp) / name
         shutil.copyfile(path, probe)
-        _kn, issues = load(knowledge_dir, [*others, probe], root_for_display=Path(tmp))
-    return [Issue(str(path), i.line, i.message) for i in issues if i.file == name]
+        kn, issues = load(knowledge_dir, [*others, probe], root_for_display=Path(tmp))
+        mine = [i for i in issues if i.file == name]
+        if not mine:
+            mine = unsafe_signature_issues(kn.problems, {name})
+    return [Issue(str(path), i.line, i.message) for i in mine]
 
 
 def install(text_or_path: str | Path, name: str, directory: Path | None = None) -> Path:
@@ -67,15 +71,25 @@ def add(path: Path, knowledge_dir: Path = KNOWLEDGE_DIR) -> tuple[Path, list[Iss
     if path.name.startswith(RESERVED_PREFIXES):
         raise OverlayError(f"file names starting with {', '.join(RESERVED_PREFIXES)} are kept for "
                            f"'kb import-faultdiag'; rename {path.name}")
-    issues = validate(path, knowledge_dir)
-    if issues:
-        return overlay_dir() / path.name, issues
-    return install(path, path.name), []
+    with overlay_lock():
+        # validate and install under one lock: two concurrent 'kb add' of the same id cannot both pass
+        issues = validate(path, knowledge_dir)
+        if issues:
+            return overlay_dir() / path.name, issues
+        return install(path, path.name), []
+
+
+def overlay_lock():
+    """Serialise changes to the overlay directory between processes."""
+    d = overlay_dir()
+    d.mkdir(parents=True, exist_ok=True)
+    return file_lock(d / ".lock")
 
 
 def remove(name: str) -> Path:
     target = overlay_dir() / name
     if not name.endswith(".toml") or "/" in name or not target.is_file():
         raise OverlayError(f"no overlay named {name!r} in {overlay_dir()}")
-    target.unlink()
+    with overlay_lock():
+        target.unlink()
     return target

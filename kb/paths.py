@@ -11,6 +11,14 @@ ENV_KB = "ASCEND_DOCTOR_KB"
 ENV_DATA = "ASCEND_DOCTOR_DATA"
 
 
+def cache_base() -> Path:
+    """The directory that must already exist for the cache to be created in it: the parent of
+    ``$XDG_CACHE_HOME`` when that is set, else the home directory (a home that does not exist, as
+    under a service account with HOME=/nonexistent, is never created)."""
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return Path(xdg).parent if xdg else Path(os.path.expanduser("~"))
+
+
 def cache_dir() -> Path:
     """User cache directory (``$XDG_CACHE_HOME/ascend-doctor``, default ``~/.cache/ascend-doctor``)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")

@@ -6,6 +6,7 @@ so renderers and rules never touch SQLAlchemy.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 
 from . import codes as codes_mod
 from .build import ensure_built
-from .paths import default_db_path
+from .paths import ENV_KB, default_db_path
 from .text import Normalizer
 
 
@@ -78,12 +79,17 @@ class KnowledgeBase:
     """
 
     def __init__(self, db_path: Path | str | None = None, warn=None, knowledge_dir: Path | None = None,
-                 overlays: list[Path] | None = None):
+                 overlays: list[Path] | None = None, notice=None, force: bool = False):
         path = Path(db_path) if db_path else default_db_path()
+        # only the default cache falls back to a private temporary directory when it cannot be written;
+        # a path the user named is used or refused
+        fallback = not db_path and not os.environ.get(ENV_KB)
         if knowledge_dir is None:
-            self.path = ensure_built(path, warn=warn, overlays=overlays)
+            self.path = ensure_built(path, warn=warn, overlays=overlays, notice=notice, fallback=fallback,
+                                     force=force)
         else:
-            self.path = ensure_built(path, knowledge_dir=knowledge_dir, overlays=overlays or [], warn=warn)
+            self.path = ensure_built(path, knowledge_dir=knowledge_dir, overlays=overlays or [], warn=warn,
+                                     notice=notice, fallback=fallback, force=force)
         from sqlalchemy import create_engine
 
         self._engine = create_engine(f"sqlite:///file:{self.path}?mode=ro&uri=true")

@@ -124,3 +124,20 @@ _NESTED = re.compile(r"\((?:[^()\\]|\\.)*[+*](?:[^()\\]|\\.)*\)[+*{]")
 def looks_nested(regex: str) -> bool:
     """Cheap static hint: a quantified group that itself contains a quantifier, e.g. ``(a+)+``."""
     return bool(_NESTED.search(regex))
+
+
+def unsafe_signature_issues(problems, files: set[str]) -> list:
+    """Issues (file, line, message) for every signature regex of a problem from one of ``files`` that
+    backtracks catastrophically or does not compile. One child process checks them all; nothing is
+    started when there is nothing to check."""
+    from .loader import Issue
+
+    sigs = [(p, s) for p in problems if p.file in files for s in p.signatures]
+    if not sigs:
+        return []
+    issues = []
+    for (p, s), timing in zip(sigs, check([s.regex for _, s in sigs])):
+        if not timing.safe:
+            why = timing.error or f"it runs longer than {DEFAULT_BOUND:g} s on a long line (catastrophic backtracking)"
+            issues.append(Issue(p.file, p.line, f"problem '{p.id}': signature regex {s.regex!r} is unsafe: {why}"))
+    return issues

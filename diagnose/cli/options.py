@@ -44,8 +44,14 @@ def open_kb(args: argparse.Namespace):
     def warn(msg: str) -> None:
         sys.stderr.write(f"ascend-doctor: warning: {msg}\n")
 
+    def notice() -> None:
+        sys.stderr.write("ascend-doctor: building the knowledge base (first run, or the knowledge changed); "
+                         "this takes a few seconds once\n")
+        sys.stderr.flush()
+
     try:
-        return KnowledgeBase(getattr(args, "kb", None), warn=warn)
+        return KnowledgeBase(getattr(args, "kb", None), warn=warn, notice=notice,
+                             force=bool(getattr(args, "force", False)))
     except KnowledgeError as exc:
         user = [i for i in exc.issues if "overlay" in i.file or not i.file.startswith("kb/")]
         err = CLIError(f"the knowledge files do not validate ({len(exc.issues)} problem(s)), first: {exc.issues[0]}; "
@@ -54,4 +60,8 @@ def open_kb(args: argparse.Namespace):
             err.exit_code = EXIT_INTERNAL
         raise err from exc
     except OSError as exc:
-        raise CLIError(f"cannot use the knowledge base at {getattr(args, 'kb', None) or 'the cache'}: {exc.strerror or exc}") from exc
+        from ascend_doctor.kb.paths import default_db_path
+
+        where = getattr(args, "kb", None) or default_db_path()
+        raise CLIError(f"cannot use the knowledge base at {where}: {exc.strerror or exc} "
+                       "(set ASCEND_DOCTOR_KB or --kb to a writable file)") from exc

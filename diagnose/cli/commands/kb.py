@@ -13,6 +13,7 @@ def add_arguments(parser) -> None:
     p = sub.add_parser("validate", help="check the knowledge files (and user overlays); exit 1 on any problem")
     p.add_argument("paths", nargs="*", help="extra knowledge files to check as overlays")
     p = sub.add_parser("build", help="compile the knowledge files into the database now")
+    p.add_argument("--force", action="store_true", help="rebuild even when the database looks fresh")
     add_kb(p)
     p = sub.add_parser("stats", help="counts of problems, codes and compatibility rows per family")
     add_format(p)
