@@ -1,0 +1,68 @@
+"""The holdout stays a holdout: every holdout case comes from a report URL reserved for it
+(tests/diagnosis_split.py), the knowledge cites no reserved URL except those it cited when the split was
+frozen, and no report is both a dev and a holdout case."""
+from __future__ import annotations
+
+import re
+
+from ascend_doctor.kb.paths import KNOWLEDGE_DIR
+
+from .conftest import ROOT
+from .diagnosis_split import is_report, normalise, reserved_for_holdout
+
+CASES = ROOT / "tests" / "diagnosis_cases"
+URL = re.compile(r"https?://[^\s\"'\]\)>,]+")
+
+
+def _load(split):
+    from ascend_doctor.kb.toml import tomllib
+
+    out = {}
+    for p in sorted((CASES / split).glob("*.toml")):
+        with open(p, "rb") as fh:
+            out[p.name] = tomllib.load(fh)
+    return out
+
+
+def _cited() -> set[str]:
+    urls = set()
+    for p in KNOWLEDGE_DIR.rglob("*.toml"):
+        urls |= {normalise(u) for u in URL.findall(p.read_text(encoding="utf-8"))}
+    return urls
+
+
+def test_normalise_gives_one_spelling_per_thread():
+    a = normalise("https://github.com/vllm-project/vllm-ascend/pull/501/files#diff")
+    assert a == normalise("https://www.github.com/Vllm-Project/vllm-ascend/issues/501/")
+    assert is_report("https://github.com/vllm-project/vllm-ascend/issues/501")
+    assert not is_report("https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/faqs.md")
+
+
+def test_every_case_has_the_fields_the_report_needs():
+    for split in ("dev", "holdout"):
+        for name, c in _load(split).items():
+            assert c["source"].startswith("https://"), name
+            assert str(c["input"]).strip(), name
+            exp = c.get("expected")
+            assert isinstance(exp, (str, list)), name
+
+
+def test_holdout_sources_are_reserved_and_unseen():
+    frozen = {ln.strip() for ln in (CASES / "reserved_cited_at_freeze.txt").read_text().splitlines()
+              if ln.strip() and not ln.startswith("#")}
+    cited = _cited()
+    dev_sources = {normalise(c["source"]) for c in _load("dev").values()}
+    holdout = _load("holdout")
+    for name, c in holdout.items():
+        src = normalise(c["source"])
+        assert reserved_for_holdout(c["source"]), f"{name}: {src} is not reserved for the holdout"
+        assert src not in cited, f"{name}: the knowledge cites {src}"
+        assert src not in frozen, name
+        assert src not in dev_sources, f"{name}: {src} is also a dev case"
+
+
+def test_knowledge_cites_no_newly_reserved_report():
+    frozen = {ln.strip() for ln in (CASES / "reserved_cited_at_freeze.txt").read_text().splitlines()
+              if ln.strip() and not ln.startswith("#")}
+    bad = sorted(u for u in _cited() if reserved_for_holdout(u) and u not in frozen)
+    assert not bad, f"knowledge cites report URLs reserved for the holdout: {bad}"
