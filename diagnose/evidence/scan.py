@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import sys
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import Iterable
 
@@ -140,8 +141,8 @@ class Scanner:
         ev = st.ev
         try:
             stream = src.open()
-        except OSError as exc:
-            ev.notes.append(InputNote(src.name, "error", f"cannot open: {exc.strerror or exc}"))
+        except (OSError, EOFError, zlib.error) as exc:
+            ev.notes.append(InputNote(src.name, "error", f"cannot open: {getattr(exc, 'strerror', None) or exc}"))
             return
         lineno = 1
         head_left = min(HEAD_BYTES, max(0, HEAD_TOTAL - st.head_used))
@@ -190,7 +191,7 @@ class Scanner:
                     if next_pf is None:
                         break
                     blk, pf = nxt, next_pf
-        except (OSError, EOFError, ValueError) as exc:  # gzip corruption, unreadable pipes
+        except (OSError, EOFError, ValueError, zlib.error) as exc:  # gzip corruption, unreadable pipes
             ev.notes.append(InputNote(src.name, "error", f"stopped reading: {exc}"))
         finally:
             sys.setswitchinterval(interval)
@@ -437,7 +438,7 @@ class _Reader:
             try:
                 with view[n:n + bsize] as into:
                     got = self.stream.readinto(into) or 0
-            except (OSError, EOFError) as exc:
+            except (OSError, EOFError, zlib.error) as exc:
                 blk.notes.append(InputNote(self.name, "error", f"stopped reading after {self.size} bytes: {exc}"))
                 got = 0
             if first:

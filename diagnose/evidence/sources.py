@@ -2,13 +2,18 @@
 
 Each input becomes a Source whose ``open()`` returns a binary stream; nothing is read whole.
 Binary files (a NUL byte in the first 8 KiB) are skipped with a note; gzip is recognised by its
-magic bytes, whatever the file is called.
+magic bytes, whatever the file is called. UTF-16 (with its byte-order mark) and GBK / GB18030 logs,
+which Windows tools and Chinese consoles write, are transcoded to UTF-8 as they are read. Pipes
+(``diagnose <(kubectl logs pod)``, a FIFO) are read like files; directories are walked without
+recursion, however deep.
 """
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,8 +44,74 @@ def _is_gzip(path: Path) -> bool:
 
 def _file_source(path: Path, name: str) -> Source:
     if _is_gzip(path):
-        return Source(name, lambda: gzip.open(path, "rb"), compressed=True)
-    return Source(name, lambda: open(path, "rb"))
+        return Source(name, lambda: decoded(gzip.open(path, "rb")), compressed=True)
+    return Source(name, lambda: decoded(open(path, "rb")))
+
+
+def _pipe_source(path: Path, name: str) -> Source:
+    """A FIFO or process substitution: read once, as a stream (gzip sniffed from its first bytes)."""
+    def opener() -> BinaryIO:
+        raw = open(path, "rb")
+        if raw.peek(2)[:2] == GZIP_MAGIC:
+            return decoded(gzip.GzipFile(fileobj=raw, mode="rb"))  # type: ignore[arg-type]
+        return decoded(raw)
+    return Source(name, opener)
+
+
+class _Transcoded(io.RawIOBase):
+    """A binary stream of UTF-8 made from a stream in another encoding, decoded incrementally."""
+
+    def __init__(self, raw: BinaryIO, encoding: str) -> None:
+        self._raw = raw
+        self._dec = codecs.getincrementaldecoder(encoding)(errors="replace")
+        self._pending = b""
+        self._eof = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        while not self._pending and not self._eof:
+            chunk = self._raw.read(65536)
+            self._eof = not chunk
+            self._pending = self._dec.decode(chunk, final=self._eof).encode("utf-8", "surrogateescape")
+        n = min(len(b), len(self._pending))
+        b[:n] = self._pending[:n]
+        self._pending = self._pending[n:]
+        return n
+
+    def close(self) -> None:
+        try:
+            self._raw.close()
+        finally:
+            super().close()
+
+
+def sniff_encoding(head: bytes) -> str | None:
+    """The encoding to transcode from, or None for UTF-8 (and anything undecidable, read as is)."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and b"\x00" in head[2:512]:
+        return "utf-16"          # a byte-order mark, then the NUL halves of ASCII (a newline at least)
+    if head.startswith(codecs.BOM_UTF8) or not any(c >= 0x80 for c in head):
+        return None
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+        return None
+    except UnicodeDecodeError:
+        pass
+    try:
+        codecs.getincrementaldecoder("gb18030")().decode(head, final=False)
+        return "gb18030"
+    except UnicodeDecodeError:
+        return None
+
+
+def decoded(raw: BinaryIO) -> BinaryIO:
+    """``raw`` as UTF-8: transcoded when its first bytes show UTF-16 or GBK, else unchanged."""
+    stream = raw if hasattr(raw, "peek") else io.BufferedReader(raw)  # type: ignore[arg-type]
+    encoding = sniff_encoding(stream.peek(SNIFF)[:SNIFF])
+    if encoding is None:
+        return stream
+    return io.BufferedReader(_Transcoded(stream, encoding), buffer_size=65536)  # type: ignore[return-value]
 
 
 def stdin_source() -> Source:
@@ -50,8 +121,8 @@ def stdin_source() -> Source:
             return io.BytesIO(sys.stdin.read().encode("utf-8", "replace"))
         head = buf.peek(2)[:2] if hasattr(buf, "peek") else b""
         if head == GZIP_MAGIC:
-            return gzip.GzipFile(fileobj=buf, mode="rb")  # type: ignore[return-value]
-        return buf
+            return decoded(gzip.GzipFile(fileobj=buf, mode="rb"))  # type: ignore[arg-type]
+        return decoded(buf)
     return Source("<stdin>", opener)
 
 
@@ -74,8 +145,12 @@ def expand(paths: list[str], notes: list[InputNote]) -> Iterator[Source]:
                 if not os.access(path, os.R_OK):
                     notes.append(InputNote(p, "error", "cannot read the file: permission denied"))
                     continue
-                if not path.is_file():
-                    notes.append(InputNote(p, "error", "not a regular file"))
+                mode = os.stat(path).st_mode
+                if stat.S_ISFIFO(mode):
+                    yield _pipe_source(path, p)
+                    continue
+                if not stat.S_ISREG(mode):
+                    notes.append(InputNote(p, "error", "not a regular file or pipe"))
                     continue
                 yield _file_source(path, p)
             else:
@@ -90,9 +165,8 @@ def _walk(root: Path, notes: list[InputNote]) -> Iterator[Source]:
     def onerror(exc: OSError) -> None:
         notes.append(InputNote(str(exc.filename or root), "warning", f"cannot list the directory: {exc.strerror or exc}"))
 
-    for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
-        for f in sorted(filenames):
+    for dirpath, filenames in _walk_dirs(root, onerror):
+        for f in filenames:
             path = Path(dirpath) / f
             if path.is_symlink() and not path.exists():
                 continue
@@ -105,6 +179,32 @@ def _walk(root: Path, notes: list[InputNote]) -> Iterator[Source]:
             yield _file_source(path, str(path))
     if not found:
         notes.append(InputNote(str(root), "warning", "the directory holds no readable files"))
+
+
+def _walk_dirs(root: Path, onerror) -> Iterator[tuple[str, list[str]]]:
+    """(directory, sorted file names) top-down in sorted order, like ``os.walk`` without following
+    symlinked directories, but with an explicit stack: no recursion limit, however deep the tree."""
+    stack = [str(root)]
+    while stack:
+        d = stack.pop()
+        try:
+            with os.scandir(d) as it:
+                entries = list(it)
+        except OSError as exc:
+            onerror(exc)
+            continue
+        dirs, files = [], []
+        for e in entries:
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    if e.name not in SKIP_DIRS:
+                        dirs.append(e.name)
+                else:
+                    files.append(e.name)
+            except OSError:
+                continue
+        yield d, sorted(files)
+        stack.extend(os.path.join(d, n) for n in sorted(dirs, reverse=True))
 
 
 def looks_binary(head: bytes) -> bool:
