@@ -7,6 +7,7 @@ and run(args) -> exit code, and imports what it needs inside run().
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import pkgutil
@@ -54,13 +55,18 @@ def _print_error(message: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     debug = "--debug" in argv or bool(os.environ.get("ASCEND_DOCTOR_DEBUG"))
+    # --debug is accepted anywhere, before or after the subcommand, as every error line suggests it
+    argv = [a for a in argv if a != "--debug"]
+    _reopen_closed_streams()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "_run", None):
             parser.print_help()
             return EXIT_USAGE
-        return int(args._run(args) or 0)
+        code = int(args._run(args) or 0)
+        sys.stdout.flush()
+        return code
     except CLIError as exc:
         _print_error(str(exc))
         return exc.exit_code
@@ -73,13 +79,41 @@ def main(argv: list[str] | None = None) -> int:
         except OSError:
             pass
         return 0
+    except RecursionError:
+        _print_error("the input is nested too deeply to read (deeper than Python's recursion limit)")
+        return EXIT_USAGE
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_ERRNOS:
+            return _internal(exc, debug)
+        _print_error(f"cannot write the output: {exc.strerror or exc}")
+        return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 3
-        if debug:
-            import traceback
+        return _internal(exc, debug)
 
-            traceback.print_exc()
-        _print_error(f"internal error: {type(exc).__name__}: {exc} (run with --debug for details)")
-        return EXIT_INTERNAL
+
+#: errors of a full or broken output (``> /dev/full``, a full disk, a quota): the user's setting, exit 2
+_OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
+
+
+def _reopen_closed_streams() -> None:
+    """A closed standard stream (``<&-``, ``>&-``) is None in Python: read nothing, write nowhere,
+    instead of an AttributeError deep inside a command."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull)
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")
+
+
+def _internal(exc: BaseException, debug: bool) -> int:
+    """One line and exit 3 (called inside the ``except`` block, so --debug prints the traceback)."""
+    if debug:
+        import traceback
+
+        traceback.print_exc()
+    _print_error(f"internal error: {type(exc).__name__}: {exc} (run with --debug for details)")
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover
