@@ -63,6 +63,14 @@ def test_a_very_deep_directory_is_walked(cli, tmp_path):
         os.mkdir(cur)
     cur = __import__("pathlib").Path(cur)
     (cur / "a.log").write_text(LINE)
-    r = cli("diagnose", "--no-env", "--format", "json", str(d))
-    assert r.code == 1, r.err
-    assert _ids(r.out)
+    try:
+        r = cli("diagnose", "--no-env", "--format", "json", str(d))
+        assert r.code == 1, r.err
+        assert _ids(r.out)
+    finally:
+        # remove it bottom-up: pytest's own clean-up of old temp dirs recurses and would fail on it
+        os.remove(cur / "a.log")
+        path = str(cur)
+        while path != str(d.parent):
+            os.rmdir(path)
+            path = os.path.dirname(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..parsers import os_info
+from ..system.replay import scrub_value
 from .base import DENIED, ERROR, MISSING, OK, UNPARSED, Context, Fact, bad, ok, read_text
 
 DRIVER_MOUNTS = ("/usr/local/Ascend/driver/lib64", "/usr/local/dcmi", "/usr/local/bin/npu-smi",
@@ -21,7 +22,8 @@ ENV_NAMES = ("LD_LIBRARY_PATH", "PATH", "PYTHONPATH", "PYTORCH_NPU_ALLOC_CONF", 
              "GLOO_SOCKET_IFNAME")
 ENV_PREFIXES = ("ASCEND_", "HCCL_", "LCCL_", "ATB_", "ASDOPS_", "NPU_", "TORCH_NPU_", "VLLM_", "SGLANG_", "MINDIE_",
                 "MIES_", "HCCN_")
-SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH", re.I)
+SECRET = re.compile(r"KEY|TOKEN|SECRET|PASS|PWD|CREDENTIAL|AUTH|LOGIN|LICEN[CS]E|PRIVATE|COOKIE|SESSION|CERT",
+                    re.I)
 # Reported even when unset (status missing), because rules ask about them.
 ENV_ALWAYS = ("ASCEND_RT_VISIBLE_DEVICES", "ASCEND_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "ASCEND_TOOLKIT_HOME",
               "ASCEND_HOME_PATH", "ASCEND_OPP_PATH", "ASCEND_AICPU_PATH", "PYTORCH_NPU_ALLOC_CONF",
@@ -135,7 +137,7 @@ def environment(ctx: Context) -> list[Fact]:
     names = sorted({n for n in env if env_allowed(n)} | set(ENV_ALWAYS))
     for n in names:
         if n in env:
-            facts.append(ok(f"env.{n}", env[n], "environment"))
+            facts.append(ok(f"env.{n}", scrub_value(env[n]), "environment"))
         else:
             facts.append(bad(f"env.{n}", MISSING, "environment", f"{n} is not set"))
     return facts
@@ -168,5 +170,9 @@ def npu_holders(ctx: Context) -> list[Fact]:
             name_text, st, _ = read_text(s, f"/proc/{pid}/comm")
             holders.append({"pid": int(pid), "name": (name_text or "").strip() or None,
                             "devices": sorted(devices, key=lambda d: int(re.sub(r"\D", "", d) or 0))})
-    detail = f"{denied} processes could not be inspected (permission denied)" if denied else ""
-    return [ok("processes.npu_holders", holders, "/proc/*/fd", detail)]
+    if denied:
+        # holders among the unreadable processes are unknown: never a clean "nobody holds an NPU"
+        return [Fact("processes.npu_holders", holders, DENIED, "/proc/*/fd",
+                     f"{denied} of {len(pids)} processes could not be inspected (permission denied; run as root "
+                     f"to see them); {len(holders)} readable process(es) hold an NPU")]
+    return [ok("processes.npu_holders", holders, "/proc/*/fd")]

@@ -198,15 +198,61 @@ def scrub_text(text: str) -> str:
     return _LONG_HEX.sub(REMOVED, text)
 
 
+#: credentials inside a URL: scheme://user:password@host
+_URL_CREDENTIALS = re.compile(r"(?P<scheme>\b[a-zA-Z][\w+.-]*://)[^\s/@:]+:[^\s/@]*@")
+#: the only open-file targets kept: Ascend device nodes (which process holds which NPU)
+_DEVICE_LINK = re.compile(r"^/dev/[\w./-]+$")
+_FD_DIR = re.compile(r"^/proc/(\d+)/fd(?:/\d+)?$")
+#: mount-table lines kept: /dev/shm (its size is a fact) and anything Ascend's
+_MOUNT_KEPT = re.compile(r"^\S+ (/dev/shm|\S*(?:[Aa]scend|davinci|dcmi|npu|hccn|hisi)\S*) ")
+
+
+def scrub_value(value: str) -> str:
+    """An environment value without credentials (URLs that carry user:password)."""
+    return _URL_CREDENTIALS.sub(lambda m: m.group("scheme") + REMOVED + "@", value)
+
+
+def _private_processes(calls: dict[str, dict[str, Any]]) -> set[str]:
+    """The pids whose open files may be kept: those holding a device node, or that could not be read
+    (their count is a fact); every other process on the machine stays out of the snapshot."""
+    keep = set()
+    for key, entry in calls.items():
+        k = json.loads(key)
+        if k[0] == "read_link" and len(k) > 1 and _DEVICE_LINK.match(str(entry.get("value", ""))):
+            m = _FD_DIR.match(k[1])
+            if m:
+                keep.add(m.group(1))
+        elif k[0] == "list_dir" and len(k) > 1 and "error" in entry:
+            m = _FD_DIR.match(k[1])
+            if m:
+                keep.add(m.group(1))
+    return keep
+
+
 def scrub(calls: dict[str, dict[str, Any]], env_allowed: Callable[[str], bool],
           include_hostname: bool = False) -> dict[str, dict[str, Any]]:
-    """A private copy of a recording (see the module docstring)."""
+    """A private copy of a recording (see the module docstring): allow-listed environment variables
+    with credentials in URLs removed, no host name, serial numbers and UUIDs removed from outputs, the
+    open files only of processes that hold a device (and only their device nodes), and of the mount
+    table only /dev/shm and Ascend's mounts."""
     out: dict[str, dict[str, Any]] = {}
+    keep_pids = _private_processes(calls)
     for key, entry in calls.items():
-        kind = json.loads(key)[0]
+        k = json.loads(key)
+        kind = k[0]
         e = json.loads(json.dumps(entry))
+        fd = _FD_DIR.match(k[1]) if len(k) > 1 and isinstance(k[1], str) else None
+        if fd and fd.group(1) not in keep_pids:
+            continue
+        if kind == "read_link" and not _DEVICE_LINK.match(str(e.get("value", ""))):
+            continue
+        if kind == "list_dir" and k[1:] == ["/proc"] and isinstance(e.get("value"), list):
+            e["value"] = [p for p in e["value"] if not str(p).isdigit() or str(p) in keep_pids]
+        if kind == "read_file" and k[1:] == ["/proc/mounts"] and "text" in e.get("value", {}):
+            e["value"]["text"] = "".join(ln for ln in e["value"]["text"].splitlines(keepends=True)
+                                         if _MOUNT_KEPT.match(ln))
         if kind == "env":
-            e["value"] = {k: v for k, v in e["value"].items() if env_allowed(k)}
+            e["value"] = {k: scrub_value(str(v)) for k, v in e["value"].items() if env_allowed(k)}
         elif kind == "uname" and not include_hostname:
             e["value"]["nodename"] = ""
         elif kind == "run":

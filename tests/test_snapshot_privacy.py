@@ -1,0 +1,60 @@
+"""A private snapshot holds only what concerns Ascend (reliability review D5): no passwords, licences or
+credentials inside URLs; no open files of other processes; of the mount table only /dev/shm and
+Ascend's mounts."""
+from __future__ import annotations
+
+import json
+import os
+
+from ascend_doctor.diagnose.probes.host import env_allowed
+from ascend_doctor.diagnose.snapshot import take_snapshot
+from ascend_doctor.diagnose.system import RealSystem, scrub
+
+
+def _k(*parts) -> str:
+    return json.dumps(list(parts), separators=(",", ":"))
+
+
+def test_scrub_keeps_only_ascend_concerns():
+    calls = {
+        _k("env"): {"value": {"MINDIE_DB_PWD": "pw1", "ASCEND_PASS": "pw2", "HCCN_PASSPHRASE": "pw3",
+                              "ASCEND_DOCKER_REGISTRY_LOGIN": "me:pw", "NPU_LICENSE": "L-1",
+                              "VLLM_ENDPOINT": "https://admin:hunter2@10.9.9.9:8000/v1",
+                              "SGLANG_DB_URI": "postgres://u:p4ss@db/x", "HCCL_IF_IP": "10.0.0.1"}},
+        _k("list_dir", "/proc"): {"value": ["1", "10", "11", "12", "self"]},
+        _k("list_dir", "/proc/10/fd"): {"value": ["0", "5"]},
+        _k("read_link", "/proc/10/fd/0"): {"value": "/home/alice/job.log"},
+        _k("read_link", "/proc/10/fd/5"): {"value": "/dev/davinci0"},
+        _k("list_dir", "/proc/11/fd"): {"value": ["3"]},
+        _k("read_link", "/proc/11/fd/3"): {"value": "/root/.cache/secret.db"},
+        _k("list_dir", "/proc/12/fd"): {"error": "PermissionError", "errno": 13},
+        _k("read_file", "/proc/mounts"): {"value": {"text": "nfs01:/models /mnt/models nfs rw 0 0\n"
+                                                            "tmpfs /dev/shm tmpfs rw,size=65536k 0 0\n"
+                                                            "/dev/sda1 /usr/local/Ascend/driver ext4 ro 0 0\n"}},
+    }
+    out = scrub(calls, env_allowed)
+    text = json.dumps(out)
+    for secret in ("pw1", "pw2", "pw3", "me:pw", "L-1", "hunter2", "p4ss", "alice", "secret.db", "nfs01"):
+        assert secret not in text, secret
+    env = out[_k("env")]["value"]
+    assert env["VLLM_ENDPOINT"].startswith("https://") and env["VLLM_ENDPOINT"].endswith("@10.9.9.9:8000/v1")
+    assert env["HCCL_IF_IP"] == "10.0.0.1"          # a fleet needs device addresses; kept, said in the README
+    assert out[_k("read_link", "/proc/10/fd/5")]["value"] == "/dev/davinci0"
+    assert out[_k("list_dir", "/proc")]["value"] == ["10", "12", "self"]
+    mounts = out[_k("read_file", "/proc/mounts")]["value"]["text"]
+    assert "/dev/shm" in mounts and "/usr/local/Ascend/driver" in mounts
+
+
+def test_live_snapshot_has_no_other_process_files_or_secrets(monkeypatch, tmp_path):
+    secret_file = tmp_path / "other-users-job.log"
+    fh = open(secret_file, "w")                       # this test process holds an unrelated open file
+    try:
+        env = {**os.environ, "MINDIE_DB_PWD": "pw1", "VLLM_ENDPOINT": "https://admin:hunter2@10.9.9.9:8000"}
+        snap = take_snapshot(RealSystem(env=env), timeout=5)
+    finally:
+        fh.close()
+    text = snap.to_json()
+    assert "pw1" not in text and "hunter2" not in text
+    assert str(secret_file) not in text
+    links = [v.get("value") for k, v in snap.calls.items() if k.startswith('["read_link"')]
+    assert all(str(v).startswith("/dev/") for v in links), links[:5]
