@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.facts import FactSet
+from .files import write_file
 from .system import RealSystem, RecordingSystem, ReplaySystem, System, scrub
 
 FORMAT = "ascend-doctor-snapshot"
@@ -62,15 +63,9 @@ def take_snapshot(system: System | None = None, python: str | None = None, timeo
     return Snapshot(meta=meta, calls=calls, facts=facts.to_list())
 
 
-def write_snapshot(snap: Snapshot, path: str) -> None:
-    """Write with mode 0600 (created so; an existing file is narrowed to 0600 before writing)."""
-    data = snap.to_json().encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, 0o600)
-        os.write(fd, data)
-    finally:
-        os.close(fd)
+def write_snapshot(snap: Snapshot, path: str, overwrite: bool = True) -> None:
+    """Write with mode 0600, whole or not at all (see ``files.write_file``)."""
+    write_file(path, snap.to_json() + "\n", mode=0o600, overwrite=overwrite)
 
 
 def load_snapshot(path: str) -> Snapshot:

@@ -58,3 +58,50 @@ def test_live_snapshot_has_no_other_process_files_or_secrets(monkeypatch, tmp_pa
     assert str(secret_file) not in text
     links = [v.get("value") for k, v in snap.calls.items() if k.startswith('["read_link"')]
     assert all(str(v).startswith("/dev/") for v in links), links[:5]
+
+
+def test_snapshot_output_is_never_clobbered_or_followed(cli, tmp_path):
+    keep = tmp_path / "keep.txt"
+    keep.write_text("precious")
+    r = cli("snapshot", "--sim", "healthy-a2-host", "-o", str(keep))
+    assert r.code == 2 and "--force" in r.err
+    assert keep.read_text() == "precious"
+    target = tmp_path / "target.conf"
+    target.write_text("cfg")
+    target.chmod(0o644)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    r = cli("snapshot", "--sim", "healthy-a2-host", "-o", str(link), "--force")
+    assert r.code == 0, r.err
+    assert target.read_text() == "cfg" and (target.stat().st_mode & 0o777) == 0o644
+    assert not link.is_symlink() and (link.stat().st_mode & 0o777) == 0o600
+
+
+def test_snapshot_to_stdout(cli):
+    r = cli("snapshot", "--sim", "healthy-a2-host", "-o", "-")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["format"]
+
+
+def test_a_full_disk_leaves_the_old_file(monkeypatch, tmp_path):
+    import errno
+
+    from ascend_doctor.diagnose import files
+
+    old = tmp_path / "s.json"
+    old.write_text("old")
+    real_write = os.write
+
+    def full(fd, data):
+        if len(data) > 10:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+    monkeypatch.setattr(files.os, "write", full)
+    try:
+        files.write_file(str(old), "x" * 100)
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC
+    else:
+        raise AssertionError("no error on a full disk")
+    assert old.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["s.json"]

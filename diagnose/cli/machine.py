@@ -48,7 +48,7 @@ def collect_facts(args: argparse.Namespace):
     from ..probes import collect
 
     timeout = getattr(args, "timeout", 10.0) or 10.0
-    if timeout <= 0 or timeout > 3600:
+    if not 0 < timeout <= 3600:          # written so that nan is refused too
         raise UsageError("--timeout must be between 0 and 3600 seconds")
     system, python = make_system(args)
     return collect(system, python=python, timeout=timeout)

@@ -38,6 +38,12 @@ class Machine:
 
         system, python = make_system(self.args)
         snap = take_snapshot(system, python=python, timeout=getattr(self.args, "timeout", 10.0) or 10.0)
-        path = Path(directory or os.getcwd()) / f"ascend-doctor-snapshot-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        write_snapshot(snap, str(path))
-        return path
+        stem = Path(directory or os.getcwd()) / f"ascend-doctor-snapshot-{time.strftime('%Y%m%d-%H%M%S')}"
+        for n in range(1000):                 # two exports in one second never overwrite each other
+            path = stem.with_name(stem.name + (f"-{n}" if n else "") + ".json")
+            try:
+                write_snapshot(snap, str(path), overwrite=False)
+                return path
+            except FileExistsError:
+                continue
+        raise FileExistsError(17, "too many snapshots with this name", str(stem))

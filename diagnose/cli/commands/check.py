@@ -113,13 +113,13 @@ def _spinner(lang: str):
 
 
 def _write(path: str, text: str) -> None:
+    from ...files import write_error, write_file
     from ..errors import InputError
 
     try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_file(path, text)
     except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        raise InputError(write_error(path, exc)) from exc
 
 
 def run(args) -> int:

@@ -9,7 +9,9 @@ DESCRIPTION = ("Record every probe's raw output and status on this machine into 
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("-o", "--output", metavar="FILE", required=True, help="snapshot file to write")
+    parser.add_argument("-o", "--output", metavar="FILE", required=True,
+                        help="snapshot file to write ('-' for standard output); an existing file is kept unless --force")
+    parser.add_argument("--force", action="store_true", help="replace an existing output file")
     parser.add_argument("--include-hostname", action="store_true", help="keep the host name in the snapshot")
     parser.add_argument("--python", metavar="PATH", default=None,
                         help="Python interpreter whose packages are recorded (default: the current one)")
@@ -22,11 +24,12 @@ def run(args) -> int:
     import os
     import sys
 
+    from ...files import write_error
     from ...snapshot import take_snapshot, write_snapshot
     from ...system import ProfileError, SimulatedSystem
     from ..errors import InputError, UsageError
 
-    if not 0 < args.timeout <= 3600:
+    if not 0 < args.timeout <= 3600:  # also refuses nan
         raise UsageError("--timeout must be between 0 and 3600 seconds")
     system = None
     python = args.python
@@ -36,17 +39,14 @@ def run(args) -> int:
         except ProfileError as exc:
             raise UsageError(str(exc)) from exc
         python = python or system.profile.python.get("executable") or "python3"
-    parent = os.path.dirname(os.path.abspath(args.output))
-    if not os.path.isdir(parent):
-        raise InputError(f"directory does not exist: {parent}")
-    if os.path.isdir(args.output):
-        raise InputError(f"{args.output} is a directory")
+    if args.output != "-" and os.path.lexists(args.output) and not args.force and not os.path.isdir(args.output):
+        raise InputError(f"{args.output} exists; choose another name or add --force to replace it")
     snap = take_snapshot(system, python=python, timeout=args.timeout, include_hostname=args.include_hostname)
     try:
-        write_snapshot(snap, args.output)
+        write_snapshot(snap, args.output, overwrite=args.force)
     except OSError as exc:
-        raise InputError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
+        raise InputError(write_error(args.output, exc, "--force")) from exc
     bad = sum(1 for f in snap.facts if f["status"] != "ok")
-    sys.stderr.write(f"wrote {args.output}: {len(snap.facts)} facts ({bad} not ok), "
+    sys.stderr.write(f"wrote {'standard output' if args.output == '-' else args.output}: {len(snap.facts)} facts ({bad} not ok), "
                      f"{len(snap.calls)} recorded answers; mode 0600\n")
     return 0
