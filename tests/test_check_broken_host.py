@@ -45,3 +45,18 @@ def test_healthy_host_snapshot_still_passes(cli, host_snapshot):
     r = cli("check", "--replay", host_snapshot(), "--format", "json")
     d = json.loads(r.out)
     assert {x["rule"]: x["status"] for x in d["results"]}["AD-DRV-005"] == "PASS"
+
+
+ESCAPES = "\x1b]0;owned\x07\x1b[2J\x1b[5;31m\x9b2J[bold]npu-smi failed\n"
+
+
+@pytest.mark.parametrize("argv", [("check",), ("check", "--format", "markdown"), ("facts",),
+                                  ("check", "--format", "json")])
+def test_escape_sequences_from_a_snapshot_never_reach_the_terminal(cli, host_snapshot, argv):
+    path = host_snapshot(stdout="", stderr=ESCAPES, exit_code=1)
+    r = cli(*argv, "--replay", path)
+    assert r.code in (0, 1), r.err
+    for ch in ("\x1b", "\x07", "\x9b"):
+        assert ch not in r.out and ch not in r.err, (argv, repr(r.out[:300]))
+    if argv[-1] != "json":
+        assert "[bold]npu-smi failed" in r.out

@@ -74,3 +74,15 @@ def test_a_very_deep_directory_is_walked(cli, tmp_path):
         while path != str(d.parent):
             os.rmdir(path)
             path = os.path.dirname(path)
+
+
+def test_control_characters_in_logs_and_file_names_never_reach_the_terminal(cli, tmp_path):
+    d = tmp_path / "in"
+    d.mkdir()
+    p = d / "x\x1b[2J.log"
+    p.write_text("\x07\x1b]0;pwned\x07 \u009b2J " + LINE)
+    for fmt in ("text", "markdown", "json"):
+        r = cli("diagnose", "--no-env", "--format", fmt, str(d))
+        assert r.code == 1, r.err
+        for ch in ("\x1b", "\x07", "\u009b"):
+            assert ch not in r.out and ch not in r.err, (fmt, repr(r.out[:400]))

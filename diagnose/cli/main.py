@@ -48,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _print_error(message: str) -> None:
     # one line, no markup interpretation, never a traceback
-    line = " ".join(str(message).split())
+    from ..render.console import visible
+
+    line = " ".join(visible(" ".join(str(message).split())).split())
     sys.stderr.write(f"ascend-doctor: error: {line}\n" if not line.startswith("ascend-doctor") else f"{line}\n")
 
 

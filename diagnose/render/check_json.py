@@ -1,6 +1,8 @@
 """``check`` as JSON, schema ``ascend-doctor/check/1`` (documented in docs/check.md)."""
 from __future__ import annotations
 
+from .console import dumps_json
+
 import json
 from typing import Any
 
@@ -21,4 +23,4 @@ def check_dict(report: CheckReport) -> dict[str, Any]:
 
 
 def check_json(report: CheckReport) -> str:
-    return json.dumps(check_dict(report), ensure_ascii=False, indent=2) + "\n"
+    return dumps_json(check_dict(report), ensure_ascii=False, indent=2) + "\n"

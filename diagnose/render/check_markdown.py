@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from .check_common import EMOJI, CheckReport, label, summary_line
+from .console import visible
 
 
 def _cell(text: str) -> str:
     """Text safe inside a Markdown table cell or list item (no pipes, no line breaks, no HTML)."""
-    return (str(text).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+    return (visible(text).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
             .replace("\r", " ").replace("\n", " "))
 
 

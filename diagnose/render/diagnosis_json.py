@@ -1,6 +1,8 @@
 """``diagnose --format json``: the versioned schema documented in docs/diagnose.md."""
 from __future__ import annotations
 
+from .console import dumps_json
+
 from typing import Any
 
 from .console import t
@@ -66,4 +68,4 @@ def diagnosis_dict(d, lang: str = "en", top: int = 5) -> dict[str, Any]:
 def render_json(d, lang: str = "en", top: int = 5) -> str:
     import json
 
-    return json.dumps(diagnosis_dict(d, lang, top), ensure_ascii=False, indent=2, default=str)
+    return dumps_json(diagnosis_dict(d, lang, top), ensure_ascii=False, indent=2, default=str)

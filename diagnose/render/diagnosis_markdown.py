@@ -1,12 +1,12 @@
 """``diagnose --format markdown``: a comment ready to paste into an issue."""
 from __future__ import annotations
 
-from .console import t
+from .console import t, visible
 from .diagnosis_text import L, _quote
 
 
 def _code(text: str) -> str:
-    text = text.replace("`", "'")
+    text = visible(text).replace("`", "'")
     return f"`{text}`"
 
 

@@ -1,6 +1,8 @@
 """Render rules: ``explain AD-CONT-001`` (one rule) and ``ascend-doctor rules`` (the list)."""
 from __future__ import annotations
 
+from .console import dumps_json
+
 import json
 
 from .check_common import label
@@ -8,7 +10,7 @@ from .console import esc, t
 
 
 def _cond(cond) -> str:
-    return json.dumps(cond, ensure_ascii=False)
+    return dumps_json(cond, ensure_ascii=False)
 
 
 def print_rule(console, rule, lang: str) -> None:

@@ -4,19 +4,19 @@ from __future__ import annotations
 from rich.markup import escape
 from rich.text import Text
 
-from ..render.console import t, tl
+from ..render.console import t, tl, visible
 from ..render.knowledge import label, problem_markdown
 
 
 def safe(text: str) -> Text:
     """A plain rich Text: brackets in log lines and fact values are shown, never interpreted."""
-    return Text(str(text))
+    return Text(visible(text))
 
 
 def md_escape(text: str) -> str:
     """Escape Markdown control characters of untrusted text shown inside a Markdown widget."""
     out = []
-    for ch in str(text):
+    for ch in visible(text):
         if ch in "\\`*_{}[]<>()#+-.!|":
             out.append("\\" + ch)
         else:
@@ -26,7 +26,7 @@ def md_escape(text: str) -> str:
 
 def md_code(text: str) -> str:
     """Untrusted text as a Markdown code span (shown literally; backslash escapes do not work inside one)."""
-    text = " ".join(str(text).split("\n"))
+    text = " ".join(visible(text).split("\n"))
     longest = run = 0
     for ch in text:
         run = run + 1 if ch == "`" else 0
@@ -37,7 +37,7 @@ def md_code(text: str) -> str:
 
 
 def markup_escape(text: str) -> str:
-    return escape(str(text))
+    return escape(visible(text))
 
 
 def problem_detail_markdown(p, lang: str) -> str:

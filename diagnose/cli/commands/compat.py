@@ -7,6 +7,8 @@ pair is documented as compatible.
 """
 from __future__ import annotations
 
+from ...render.console import dumps_json
+
 from typing import Any, Callable
 
 NAME = "compat"
@@ -265,7 +267,7 @@ def run(args) -> int:
     with open_kb(args) as kb:
         result = run_query(kb.compat, q)
     if args.format == "json":
-        print(json.dumps(result, ensure_ascii=False, indent=2))
+        print(dumps_json(result, ensure_ascii=False, indent=2))
         return 0 if result["sections"] else 1
     if not result["sections"]:
         asked = ", ".join(f"{k.replace('_', '-')} {v}" for k, v in result["query"].items())

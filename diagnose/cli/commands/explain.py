@@ -1,6 +1,8 @@
 """``ascend-doctor explain CODE|ID``: what an error code, a known problem or a rule means."""
 from __future__ import annotations
 
+from ...render.console import dumps_json
+
 import re
 
 NAME = "explain"
@@ -41,7 +43,7 @@ def run(args) -> int:
             from ...render.rules import print_rule
 
             if args.format == "json":
-                console.print_json(json.dumps(rule.to_dict(), ensure_ascii=False))
+                console.print_json(dumps_json(rule.to_dict(), ensure_ascii=False))
             else:
                 print_rule(console, rule, lang)
             return 0
@@ -50,7 +52,7 @@ def run(args) -> int:
         problem = kb.problem(what) or kb.problem(what.lower())
         if problem is not None:
             if args.format == "json":
-                print(json.dumps({"kind": "problem", "problem": to_jsonable(problem)}, ensure_ascii=False, indent=2))
+                print(dumps_json({"kind": "problem", "problem": to_jsonable(problem)}, ensure_ascii=False, indent=2))
                 return 0
             titles = {p.id: p.title.get(lang) or p.title["en"] for p in (kb.problem(r) for r in problem.related) if p}
             print_problem(console, problem, lang, titles)
@@ -60,7 +62,7 @@ def run(args) -> int:
             exact = [c for c in found if not c.is_pattern]
             shown = exact or found
             if args.format == "json":
-                print(json.dumps({"kind": "code", "query": what, "codes": [to_jsonable(c) for c in shown]},
+                print(dumps_json({"kind": "code", "query": what, "codes": [to_jsonable(c) for c in shown]},
                                  ensure_ascii=False, indent=2))
                 return 0
             linked = {pid for c in shown for pid in c.problems}
@@ -73,6 +75,6 @@ def run(args) -> int:
         near = kb.nearest_codes(what)
         hint = f"; nearest known codes: {', '.join(near)}" if near else ""
         if args.format == "json":
-            print(json.dumps({"kind": "unknown", "query": what, "nearest": near}, ensure_ascii=False))
+            print(dumps_json({"kind": "unknown", "query": what, "nearest": near}, ensure_ascii=False))
             return 1
         raise NotFound(f"unknown code or id '{what}'{hint} (try: ascend-doctor search '{what}')")

@@ -1,6 +1,8 @@
 """``ascend-doctor facts``: every fact about a machine, with its status and where it came from."""
 from __future__ import annotations
 
+from ...render.console import dumps_json
+
 NAME = "facts"
 HELP = "show every fact observed on this machine (or a --sim profile / --replay snapshot)"
 
@@ -27,14 +29,14 @@ def run(args) -> int:
     if args.key and not facts:
         raise NotFound(f"no fact key starts with {', '.join(args.key)}")
     if args.format == "json":
-        print(json.dumps({"origin": fs.origin, "facts": [f.to_dict() for f in facts]}, ensure_ascii=False, indent=2))
+        print(dumps_json({"origin": fs.origin, "facts": [f.to_dict() for f in facts]}, ensure_ascii=False, indent=2))
         return 0
     console = make_console()
     colour = {"ok": "green", "missing": "yellow", "denied": "magenta", "timeout": "red", "error": "red",
               "unparsed": "yellow"}
     console.print(f"[bold]Facts[/bold] ({esc(fs.origin)}): {len(facts)}")
     for f in facts:
-        value = json.dumps(f.value, ensure_ascii=False) if f.ok else ""
+        value = dumps_json(f.value, ensure_ascii=False) if f.ok else ""
         if len(value) > 160:
             value = value[:157] + "..."
         line = f"[{colour.get(f.status, 'white')}]{f.status:8}[/] [bold]{esc(f.key)}[/bold]"

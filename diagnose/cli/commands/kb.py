@@ -1,6 +1,8 @@
 """``ascend-doctor kb ...``: validate, build and inspect the knowledge base."""
 from __future__ import annotations
 
+from ...render.console import dumps_json
+
 NAME = "kb"
 HELP = "knowledge base: validate, build, stats, add overlays, import FaultDiag, generate docs"
 
@@ -95,7 +97,7 @@ def _stats(args) -> int:
     with open_kb(args) as kb:
         stats = kb.stats()
     if args.format == "json":
-        print(json.dumps(stats, ensure_ascii=False, indent=2, sort_keys=True))
+        print(dumps_json(stats, ensure_ascii=False, indent=2, sort_keys=True))
         return 0
     console = make_console()
     for what in ("problems", "codes"):

@@ -1,6 +1,8 @@
 """``ascend-doctor parse FILE|-``: structured result of a pasted npu-smi / version / collect_env output."""
 from __future__ import annotations
 
+from ...render.console import dumps_json
+
 NAME = "parse"
 HELP = "parse a pasted tool output (npu-smi info, -t board, version.info, collect_env, ...) into structured data"
 
@@ -53,7 +55,7 @@ def run(args) -> int:
                    **{k: v for k, v in r.to_dict().items() if k != "kind"}}]
     found = any(b["status"] == "ok" for b in blocks)
     if args.format == "json":
-        print(json.dumps({"file": args.file, "blocks": blocks}, ensure_ascii=False, indent=2))
+        print(dumps_json({"file": args.file, "blocks": blocks}, ensure_ascii=False, indent=2))
         return 0 if found else 1
     console = make_console()
     if not blocks:
@@ -65,7 +67,7 @@ def run(args) -> int:
         if b["status"] != "ok":
             console.print(f"  [yellow]{esc(b.get('reason', ''))}[/yellow]")
             continue
-        for line in json.dumps(b["value"], ensure_ascii=False, indent=2).splitlines():
+        for line in dumps_json(b["value"], ensure_ascii=False, indent=2).splitlines():
             console.print("  " + esc(line))
         for n in b.get("notes", []):
             console.print(f"  [dim]note: {esc(n)}[/dim]")

@@ -1,6 +1,8 @@
 """``ascend-doctor profiles``: the bundled simulated machines, one per line, name first."""
 from __future__ import annotations
 
+from ...render.console import dumps_json
+
 NAME = "profiles"
 HELP = "list the bundled simulated machines usable with --sim"
 
@@ -27,7 +29,7 @@ def run(args) -> int:
             raise err from exc
         rows.append({"name": p.name, "description": p.description, "expected_problems": p.expected_problems})
     if args.format == "json":
-        print(json.dumps({"profiles": rows}, ensure_ascii=False, indent=2))
+        print(dumps_json({"profiles": rows}, ensure_ascii=False, indent=2))
         return 0
     width = max((len(r["name"]) for r in rows), default=0)
     for r in rows:

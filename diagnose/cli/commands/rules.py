@@ -1,6 +1,8 @@
 """``ascend-doctor rules``: list the built-in rules (``explain <RULE-ID>`` shows one)."""
 from __future__ import annotations
 
+from ...render.console import dumps_json
+
 NAME = "rules"
 HELP = "list the built-in check rules (ascend-doctor explain AD-CONT-001 shows one)"
 
@@ -38,7 +40,7 @@ def run(args) -> int:
     if wanted:
         rules = [r for r in rules if r.group in wanted]
     if args.format == "json":
-        print(json.dumps({"rules": [r.to_dict() for r in rules]}, ensure_ascii=False, indent=2))
+        print(dumps_json({"rules": [r.to_dict() for r in rules]}, ensure_ascii=False, indent=2))
         return 0
     print_rule_list(make_console(), rules, lang_of(args))
     return 0

@@ -1,6 +1,8 @@
 """``ascend-doctor search TEXT``: find known problems and error codes by words, in English or Chinese."""
 from __future__ import annotations
 
+from ...render.console import dumps_json
+
 NAME = "search"
 HELP = "search known problems and error codes (English or Chinese: \"weight loading hang\", \"权重加载 卡住\")"
 
@@ -33,7 +35,7 @@ def run(args) -> int:
     with open_kb(args) as kb:
         hits = kb.search(query, limit=args.limit, kinds=kinds)
     if args.format == "json":
-        print(json.dumps({"query": query, "results": [
+        print(dumps_json({"query": query, "results": [
             {"kind": h.kind, "ref": h.ref, "title": h.title, "score": h.score} for h in hits]},
             ensure_ascii=False, indent=2))
         return 0 if hits else 1
