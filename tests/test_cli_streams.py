@@ -46,3 +46,10 @@ def test_deeply_nested_snapshot_is_exit_2(tmp_path):
 def test_debug_after_the_subcommand_is_accepted():
     r = _run("explain", "561000", "--debug")
     assert r.returncode == 0, r.stderr
+
+
+def test_parse_stdin_closed_is_a_usage_error():
+    r = subprocess.run(["sh", "-c", 'exec "$@" <&-', "sh", *EXE, "parse", "-"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert "closed" in r.stderr

@@ -244,3 +244,85 @@ def test_table_cut_on_a_row_boundary_gives_no_npu_count(tmp_path):
     facts, _ = run_npu_probe(env)
     assert facts["npu_smi.info"].value["truncated"]
     assert facts["npu.count"].status == "unparsed"
+
+
+def test_endless_output_is_capped_while_it_is_read(tmp_path):
+    from ascend_doctor.diagnose.system import real
+
+    env = fake_npu_smi(tmp_path, """
+        import sys
+        while True:
+            sys.stdout.write("x" * 65536)
+    """)
+    r = RealSystem(env=env).run(["npu-smi", "info"], timeout=1.0)
+    assert r.timed_out
+    assert len(r.stdout) <= real._MAX_OUTPUT
+
+
+def test_nan_timeout_leaves_no_child(tmp_path):
+    pidfile = tmp_path / "child.pid"
+    env = fake_npu_smi(tmp_path, f"""
+        import os, time
+        open({str(pidfile)!r}, "w").write(str(os.getpid()))
+        time.sleep(60)
+    """)
+    with pytest.raises(ValueError):
+        RealSystem(env=env).run(["npu-smi", "info"], timeout=float("nan"))
+    time.sleep(0.3)
+    if pidfile.exists():
+        pid = int(pidfile.read_text())
+        with pytest.raises(ProcessLookupError):
+            for _ in range(20):
+                os.kill(pid, 0)
+                time.sleep(0.1)
+
+
+def test_sigterm_to_ascend_doctor_kills_the_hung_npu_smi(tmp_path):
+    import signal
+    import subprocess
+
+    pidfile = tmp_path / "child.pid"
+    env = fake_npu_smi(tmp_path, f"""
+        import os, time
+        open({str(pidfile)!r}, "w").write(str(os.getpid()))
+        time.sleep(60)
+    """)
+    env = {**os.environ, **env, "PATH": env["PATH"] + ":" + os.environ.get("PATH", "")}
+    env.pop("PYTHONPATH", None)
+    proc = subprocess.Popen([sys.executable, "-m", "ascend_doctor", "check", "--timeout", "30"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for _ in range(200):
+        if pidfile.exists() and pidfile.read_text():
+            break
+        time.sleep(0.05)
+    else:
+        proc.kill()
+        pytest.fail("npu-smi never started")
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 143
+    pid = int(pidfile.read_text())
+    for _ in range(50):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        pytest.fail("the hung npu-smi outlived ascend-doctor")
+
+
+def test_hanging_per_npu_queries_share_one_budget(tmp_path):
+    text = (S / "npu-smi-info/910b2c-2card-23.0.2.1-with-process-trailing-spaces.txt").read_text()
+    (tmp_path / "out.txt").write_text(text)
+    env = fake_npu_smi(tmp_path, f"""
+        import sys, time
+        if sys.argv[1:] == ["info"]:
+            sys.stdout.write(open({str(tmp_path / 'out.txt')!r}).read())
+        else:
+            time.sleep(30)
+    """)
+    facts, took = run_npu_probe(env)
+    assert took < 3 * TIMEOUT + 2, took
+    assert facts["npu.health"].status == "timeout"
+    assert facts["npu.usages"].status == "timeout"

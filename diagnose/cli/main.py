@@ -11,6 +11,7 @@ import errno
 import importlib
 import os
 import pkgutil
+import signal
 import sys
 from typing import NoReturn
 
@@ -60,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     # --debug is accepted anywhere, before or after the subcommand, as every error line suggests it
     argv = [a for a in argv if a != "--debug"]
     _reopen_closed_streams()
+    previous = _on_termination()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -81,6 +83,10 @@ def main(argv: list[str] | None = None) -> int:
         except OSError:
             pass
         return 0
+    except SystemExit as exc:
+        if exc.code == 128 + signal.SIGTERM:
+            sys.stderr.write("ascend-doctor: terminated\n")
+        raise
     except RecursionError:
         _print_error("the input is nested too deeply to read (deeper than Python's recursion limit)")
         return EXIT_USAGE
@@ -91,6 +97,23 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 3
         return _internal(exc, debug)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _on_termination():
+    """SIGTERM (a CI job cancelled, ``timeout``, systemd) kills the commands ascend-doctor started
+    before it exits with 143, so no hung npu-smi outlives it. Returns the previous handler."""
+    def handler(signum, _frame):
+        from ..system.real import terminate_children
+
+        terminate_children()
+        raise SystemExit(128 + signum)
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread (an embedding program): leave its handling alone
+        return None
 
 
 #: errors of a full or broken output (``> /dev/full``, a full disk, a quota): the user's setting, exit 2
@@ -98,10 +121,8 @@ _OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBAD
 
 
 def _reopen_closed_streams() -> None:
-    """A closed standard stream (``<&-``, ``>&-``) is None in Python: read nothing, write nowhere,
-    instead of an AttributeError deep inside a command."""
-    if sys.stdin is None:
-        sys.stdin = open(os.devnull)
+    """A closed output stream (``>&-``) is None in Python: write nowhere instead of an AttributeError
+    deep inside a command. A closed standard input stays None: the commands that read it say so."""
     if sys.stdout is None:
         sys.stdout = open(os.devnull, "w")
     if sys.stderr is None:

@@ -116,6 +116,8 @@ def decoded(raw: BinaryIO) -> BinaryIO:
 
 def stdin_source() -> Source:
     def opener() -> BinaryIO:
+        if sys.stdin is None:
+            raise OSError("standard input is closed")
         buf = getattr(sys.stdin, "buffer", None)
         if buf is None:  # pragma: no cover - stdin replaced by a text object
             return io.BytesIO(sys.stdin.read().encode("utf-8", "replace"))

@@ -6,9 +6,12 @@ run. Nothing here writes to the machine.
 """
 from __future__ import annotations
 
+import atexit
 import grp
+import math
 import os
 import pwd
+import selectors
 import signal
 import stat as stat_mod
 import subprocess
@@ -17,6 +20,55 @@ import time
 from .base import DEFAULT_TIMEOUT, CommandResult, Identity, StatInfo, System, Uname, decode
 
 _MAX_OUTPUT = 8 * 1024 * 1024
+
+
+#: children still running, killed by terminate_children() when ascend-doctor itself is stopped
+_LIVE: "set[subprocess.Popen]" = set()
+
+
+def terminate_children() -> None:
+    """Kill the process group of every command still running (SIGTERM to ascend-doctor, exit)."""
+    for proc in list(_LIVE):
+        RealSystem._kill_group(proc)
+
+
+atexit.register(terminate_children)
+
+
+def _read_bounded(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes, bool]:
+    """(stdout, stderr, timed_out): read both pipes until the command ends or ``timeout`` passes,
+    keeping at most ``_MAX_OUTPUT`` bytes of each (the rest is read and dropped, so an endless output
+    costs neither memory nor a blocked child)."""
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise ValueError(f"invalid time-out: {timeout!r}")
+    deadline = time.monotonic() + timeout
+    kept = {proc.stdout: bytearray(), proc.stderr: bytearray()}
+    sel = selectors.DefaultSelector()
+    for pipe in kept:
+        sel.register(pipe, selectors.EVENT_READ)
+    try:
+        while sel.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return bytes(kept[proc.stdout]), bytes(kept[proc.stderr]), True
+            for key, _ in sel.select(min(left, 1.0)):
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    continue
+                buf = kept[key.fileobj]
+                if len(buf) < _MAX_OUTPUT:
+                    buf += chunk[:_MAX_OUTPUT - len(buf)]
+        left = max(0.0, deadline - time.monotonic())
+        try:
+            proc.wait(timeout=left)
+        except subprocess.TimeoutExpired:
+            return bytes(kept[proc.stdout]), bytes(kept[proc.stderr]), True
+        return bytes(kept[proc.stdout]), bytes(kept[proc.stderr]), False
+    finally:
+        sel.close()
+        for pipe in kept:
+            pipe.close()
 
 
 class RealSystem(System):
@@ -49,20 +101,27 @@ class RealSystem(System):
             return done(denied=True, error=f"{argv[0]}: permission denied ({exc.strerror or exc})")
         except OSError as exc:  # e.g. EISDIR when a bind mount left a directory, ENOEXEC
             return done(error=f"{argv[0]}: cannot run: {exc.strerror or exc}")
+        _LIVE.add(proc)
         try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
+            out, err, timed_out = _read_bounded(proc, timeout)
+        except BaseException:
+            # an interrupt, SIGTERM (see terminate_children) or a bad time-out: never leave the child running
+            self._kill_group(proc)
+            raise
+        finally:
+            _LIVE.discard(proc)
+        if timed_out:
             self._kill_group(proc)
             try:
-                out, err = proc.communicate(timeout=2)
-            except (subprocess.TimeoutExpired, ValueError, OSError):
-                out, err = b"", b""
-            o, bad_o = decode(out[:_MAX_OUTPUT])
-            e, bad_e = decode(err[:_MAX_OUTPUT])
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
+            o, bad_o = decode(out)
+            e, bad_e = decode(err)
             return done(timed_out=True, stdout=o, stderr=e, invalid_utf8=bad_o or bad_e,
                         error=f"no answer within {timeout:g} s; process group killed")
-        o, bad_o = decode(out[:_MAX_OUTPUT])
-        e, bad_e = decode(err[:_MAX_OUTPUT])
+        o, bad_o = decode(out)
+        e, bad_e = decode(err)
         code = proc.returncode
         error = f"killed by signal {-code}" if code is not None and code < 0 else ""
         return done(exit_code=code, stdout=o, stderr=e, invalid_utf8=bad_o or bad_e, error=error)

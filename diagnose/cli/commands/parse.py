@@ -18,16 +18,23 @@ def add_arguments(parser) -> None:
 
 
 def _read(path: str) -> str:
+    import os
     import sys
 
     from ..errors import InputError
 
+    limit = 64 * 1024 * 1024          # the same cap for a file and for standard input
     try:
         if path == "-":
-            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+            if sys.stdin is None:
+                raise InputError("standard input is closed: nothing to parse")
+            data = (sys.stdin.buffer.read(limit) if hasattr(sys.stdin, "buffer")
+                    else sys.stdin.read(limit).encode())
         else:
+            if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+                raise InputError(f"{path} is not a regular file")      # a FIFO nobody writes would block
             with open(path, "rb") as f:
-                data = f.read(64 * 1024 * 1024)
+                data = f.read(limit)
     except FileNotFoundError as exc:
         raise InputError(f"file not found: {path}") from exc
     except IsADirectoryError as exc:
