@@ -1,7 +1,9 @@
 """Snapshot tests (pytest-textual-snapshot) of each TUI screen on a fixed simulated machine at 100x30.
 
-Deterministic: a simulated profile, the check worker awaited, no clock in the header and no timing
-column on simulated machines. Update with ``pytest tests/test_tui_snapshots.py --snapshot-update``
+Deterministic: a simulated profile, a frozen part of the knowledge (tests/fixtures/kb-tui, so the
+screenshots do not change whenever the knowledge grows), the check worker awaited, no clock in the
+header, no timing column on simulated machines, no blinking cursor, and the Check table's selection
+scrolled into view before the screenshot. Update with ``pytest tests/test_tui_snapshots.py --snapshot-update``
 and look at the SVGs in tests/__snapshots__/ before committing them.
 """
 from __future__ import annotations
@@ -22,7 +24,10 @@ PROFILE = "container-missing-device-nodes"
 def snap_kb(tmp_path_factory):
     from ascend_doctor.kb.query import KnowledgeBase
 
-    return KnowledgeBase(tmp_path_factory.mktemp("tui-snap-kb") / "kb.sqlite", overlays=[])
+    from .conftest import FIXTURES
+
+    return KnowledgeBase(tmp_path_factory.mktemp("tui-snap-kb") / "kb.sqlite", knowledge_dir=FIXTURES / "kb-tui",
+                         overlays=[])
 
 
 def app_for(kb, start: str = "check", lang: str = "en") -> AscendDoctorApp:
@@ -30,8 +35,15 @@ def app_for(kb, start: str = "check", lang: str = "en") -> AscendDoctorApp:
     return AscendDoctorApp(kb, Machine(args), lang=lang, start=start)
 
 
+def _no_blink(app) -> None:
+    """The cursor's blink phase would decide whether the screenshot shows it."""
+    for w in app.query("Input, TextArea"):
+        w.cursor_blink = False
+
+
 async def _idle(pilot, until=lambda app: True) -> None:
     app = pilot.app
+    _no_blink(app)
     for _ in range(500):
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -42,10 +54,29 @@ async def _idle(pilot, until=lambda app: True) -> None:
     # callbacks queued for after the next refresh (the Check table re-scrolls to its selection there)
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
+    # a detail pane shows its top after every update (scroll_home); a re-flow after the theme switch can
+    # leave its scrollbar's thumb drawn for an older offset, so settle both before the screenshot
+    for view in app.query("MarkdownView"):
+        view.scroll_home(animate=False)
+    await pilot.pause()
+    for bar in app.query("ScrollBar"):
+        bar.refresh()
+    await pilot.pause()
 
 
 def _check_done(app) -> bool:
-    return app.query_one("#check-pane").done
+    return app.query_one("#check-pane").done and _selection_visible(app)
+
+
+def _selection_visible(app) -> bool:
+    """The selected result is inside the visible rows (after a resize or theme switch the table
+    re-scrolls on a later refresh; the screenshot must wait for it)."""
+    t = app.query_one("#ck-table")
+    if not t.row_count:
+        return True
+    top = t.scroll_offset.y
+    rows = t.scrollable_content_region.height - (t.header_height if t.show_header else 0)
+    return top <= t.cursor_row < top + max(rows, 1)
 
 
 def test_snapshot_check(snap_compare, snap_kb):
@@ -77,7 +108,7 @@ def test_snapshot_ask(snap_compare, snap_kb):
 def test_snapshot_knowledge(snap_compare, snap_kb):
     async def run_before(pilot):
         await _idle(pilot, lambda app: app.query("#kn-query"))
-        await pilot.press(*"561000")
+        await pilot.press(*"8005")
         await _idle(pilot, lambda app: not app.query_one("#knowledge-pane").searching)
 
     assert snap_compare(app_for(snap_kb, start="knowledge"), terminal_size=SIZE, run_before=run_before)
@@ -97,7 +128,6 @@ def test_snapshot_check_light_80x24(snap_compare, snap_kb):
     async def run_before(pilot):
         await _idle(pilot, _check_done)
         await pilot.press("f5")
-        await _idle(pilot)
-        await pilot.pause()          # the re-scroll after the theme's re-layout
+        await _idle(pilot, _check_done)  # the re-scroll after the theme's re-layout
 
     assert snap_compare(app_for(snap_kb), terminal_size=(80, 24), run_before=run_before)
