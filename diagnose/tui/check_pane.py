@@ -27,7 +27,7 @@ class CheckPane(Vertical):
     DEFAULT_CSS = """
     CheckPane #ck-status { height: 1; padding: 0 1; }
     CheckPane #ck-body { height: 1fr; }
-    CheckPane #ck-table { width: 3fr; min-width: 30; height: 1fr; overflow-x: hidden; }
+    CheckPane #ck-table { width: 3fr; min-width: 30; height: 1fr; }
     CheckPane #ck-detail { width: 2fr; min-width: 28; height: 1fr; overflow-y: auto; padding: 0 1; }
     """
     BINDINGS = [
