@@ -58,8 +58,26 @@ def bucket(url: str) -> int:
     return int(digest[:12], 16) % BUCKETS
 
 
+#: repositories known under two names (renamed on GitHub): a thread is reserved when it is reserved
+#: under either spelling, so knowledge can never cite a holdout report through the other name
+ALIASES = {
+    "hiyouga/llamafactory": "hiyouga/llama-factory", "hiyouga/llama-factory": "hiyouga/llamafactory",
+    "deepspeedai/deepspeed": "microsoft/deepspeed", "microsoft/deepspeed": "deepspeedai/deepspeed",
+    "verl-project/verl": "volcengine/verl", "volcengine/verl": "verl-project/verl",
+}
+
+
+def spellings(url: str) -> list[str]:
+    """The normalised URL and, for a renamed repository, its other spelling."""
+    n = normalise(url)
+    m = re.match(r"^https://github\.com/([^/]+/[^/]+)/issues/(\d+)$", n)
+    if m and m.group(1) in ALIASES:
+        return [n, f"https://github.com/{ALIASES[m.group(1)]}/issues/{m.group(2)}"]
+    return [n]
+
+
 def reserved_for_holdout(url: str) -> bool:
-    return is_report(url) and bucket(url) == HOLDOUT_BUCKET
+    return is_report(url) and any(bucket(u) == HOLDOUT_BUCKET for u in spellings(url))
 
 
 if __name__ == "__main__":  # pragma: no cover - a helper for people collecting cases

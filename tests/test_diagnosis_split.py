@@ -8,7 +8,7 @@ import re
 from ascend_doctor.kb.paths import KNOWLEDGE_DIR
 
 from .conftest import ROOT
-from .diagnosis_split import is_report, normalise, reserved_for_holdout
+from .diagnosis_split import is_report, normalise, reserved_for_holdout, spellings
 
 CASES = ROOT / "tests" / "diagnosis_cases"
 URL = re.compile(r"https?://[^\s\"'\]\)>,]+")
@@ -27,8 +27,13 @@ def _load(split):
 def _cited() -> set[str]:
     urls = set()
     for p in KNOWLEDGE_DIR.rglob("*.toml"):
-        urls |= {normalise(u) for u in URL.findall(p.read_text(encoding="utf-8"))}
+        for u in URL.findall(p.read_text(encoding="utf-8")):
+            urls |= set(spellings(u))
     return urls
+
+
+def _listed(name: str) -> set[str]:
+    return {ln.strip() for ln in (CASES / name).read_text().splitlines() if ln.strip() and not ln.startswith("#")}
 
 
 def test_normalise_gives_one_spelling_per_thread():
@@ -51,14 +56,18 @@ def test_holdout_sources_are_reserved_and_unseen():
     frozen = {ln.strip() for ln in (CASES / "reserved_cited_at_freeze.txt").read_text().splitlines()
               if ln.strip() and not ln.startswith("#")}
     cited = _cited()
-    dev_sources = {normalise(c["source"]) for c in _load("dev").values()}
+    seen = _listed("reserved_seen_by_miners.txt")
+    dev_sources = {u for c in _load("dev").values() for u in spellings(c["source"])}
     holdout = _load("holdout")
+    sources = [normalise(c["source"]) for c in holdout.values()]
+    assert len(sources) == len(set(sources)), "a report is two holdout cases"
     for name, c in holdout.items():
         src = normalise(c["source"])
         assert reserved_for_holdout(c["source"]), f"{name}: {src} is not reserved for the holdout"
-        assert src not in cited, f"{name}: the knowledge cites {src}"
-        assert src not in frozen, name
-        assert src not in dev_sources, f"{name}: {src} is also a dev case"
+        for u in spellings(c["source"]):
+            assert u not in cited, f"{name}: the knowledge cites {u}"
+            assert u not in frozen and u not in seen, name
+            assert u not in dev_sources, f"{name}: {u} is also a dev case"
 
 
 def test_knowledge_cites_no_newly_reserved_report():
