@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
 from .model import InputNote
+from .paste import unpaste
 
 SNIFF = 8192
 GZIP_MAGIC = b"\x1f\x8b"
@@ -56,6 +57,35 @@ def _pipe_source(path: Path, name: str) -> Source:
             return decoded(gzip.GzipFile(fileobj=raw, mode="rb"))  # type: ignore[arg-type]
         return decoded(raw)
     return Source(name, opener)
+
+
+#: standard input up to this size is taken as pasted text
+PASTE_MAX = 1 << 20
+
+
+class _Chained(io.RawIOBase):
+    """Bytes already read, then the rest of the stream they came from."""
+
+    def __init__(self, first: bytes, rest: BinaryIO) -> None:
+        self._first = memoryview(first)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        if self._first:
+            n = min(len(b), len(self._first))
+            b[:n] = self._first[:n]
+            self._first = self._first[n:]
+            return n
+        return self._rest.readinto(b)
+
+    def close(self) -> None:
+        try:
+            self._rest.close()
+        finally:
+            super().close()
 
 
 class _Transcoded(io.RawIOBase):
@@ -124,12 +154,19 @@ def stdin_source() -> Source:
         head = buf.peek(2)[:2] if hasattr(buf, "peek") else b""
         if head == GZIP_MAGIC:
             return decoded(gzip.GzipFile(fileobj=buf, mode="rb"))  # type: ignore[arg-type]
-        return decoded(buf)
+        stream = decoded(buf)
+        # a short input is most likely pasted (pbpaste | ascend-doctor diagnose -): read it whole and
+        # undo what pasting did; a long one (a log piped in) is streamed as it is
+        first = stream.read(PASTE_MAX + 1)
+        if len(first) <= PASTE_MAX:
+            return io.BytesIO(unpaste(first.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape"))
+        return io.BufferedReader(_Chained(first, stream))  # type: ignore[return-value]
     return Source("<stdin>", opener)
 
 
 def text_source(text: str, name: str = "<text>") -> Source:
-    data = text.encode("utf-8", "surrogateescape")
+    """Text a person pasted (``--text``): what pasting did to it is undone first (see paste.py)."""
+    data = unpaste(text).encode("utf-8", "surrogateescape")
     return Source(name, lambda: io.BytesIO(data))
 
 

@@ -1,0 +1,77 @@
+"""Undo what copying a log into an issue, a chat or a terminal does to it, for text a person pasted
+(``--text``, a short standard input): non-breaking and ideographic spaces, full-width punctuation and
+letters (``：``, ``（``, ``ＥＲＲ``), zero-width characters, container-runtime log prefixes
+(``2025-06-01T08:15:02.123456789Z stderr F`` from ``kubectl logs`` of a CRI log file), and hard wrapping at a fixed width (a web page,
+``fold``, an 80-column terminal) that cuts a log line in two.
+
+A wrap is undone only when the text shows one: with W the longest line (60 to 200 characters), at
+least two lines and 40% of the lines over 60 characters are within 12 of W (a wrap fills lines up to
+the width); then a line is joined with the next when the next one's first word would not have fitted
+on it (which is why a wrap breaks there), unless the next line starts a new record (a time stamp, a log
+level, ``[``, a vLLM worker prefix, ``Traceback``, ``File``, a list mark) or the line is a table row.
+"""
+from __future__ import annotations
+
+import re
+
+_SPACES = {0x00A0: " ", 0x2007: " ", 0x202F: " ", 0x3000: " ", 0x200B: "", 0x200C: "", 0x200D: "", 0xFEFF: ""}
+_FULLWIDTH = {c: chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}
+_TABLE = {**_SPACES, **_FULLWIDTH}
+_NEW_RECORD = re.compile(
+    r"^\s*(?:[\^~]+\s*$|\[|[|+]|\(\w[\w ]*(?:pid|rank)=|\d{2,4}[-/]\d{1,2}[-/]\d|\d{1,2}:\d{2}:\d{2}|[IWEF]\d{4}\s|(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL)\b|Traceback|"
+    r"File\b|[-*•]\s|#|\$ |>>>|\w+Error\b|\w+Exception\b|E\s{2,}|[A-Z][A-Z0-9_]{2,}=)")
+_MARKS = re.compile(r"^\s*[\^~]+\s*$")
+_OPEN_BAR = re.compile(r"\d+%\|[^|]*\|\s*\d+/\d+\s*$")
+MIN_WIDTH = 60
+SLACK = 12         # lines this close to the width show a wrap
+
+
+_CRI_PREFIX = re.compile(r"(?m)^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}) (?:stdout|stderr) [FP] ")
+
+
+def unpaste(text: str) -> str:
+    text = _CRI_PREFIX.sub("", text.translate(_TABLE))
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    width = wrap_width(lines)
+    if width is None:
+        return text
+    def continues(prev: str, line: str) -> bool:
+        if not prev.strip() or not line.strip() or prev.rstrip().endswith(("|", "+")) or _MARKS.match(prev):
+            return False              # a table row (npu-smi) or a traceback's ^^^ marks are complete
+        # a wrap breaks a line where its next word does not fit: the line plus that word passes the
+        # width (a line cut inside a word fills it exactly)
+        word = len(line) - len(line.lstrip(" ")) + len(line.lstrip(" ").split(" ", 1)[0])
+        if len(prev) + 1 + word <= width:
+            return False
+        # a progress bar cut before its '[elapsed<left, rate]' goes on whatever the next line looks like
+        return bool(_OPEN_BAR.search(prev)) or not _NEW_RECORD.match(line)
+
+    # 'fold -w' cuts anywhere, so (nearly) every line it cut fills the width exactly: join as is; 'fold -s'
+    # keeps the space it broke at; any other wrap (a web page, an editor) dropped a space: put it back
+    cut = [a for a, b in zip(lines, lines[1:]) if continues(a, b)]
+    cut_anywhere = sum(len(a) == width for a in cut) >= 0.8 * len(cut)
+    out: list[str] = []
+    prev = ""                        # the previous line as pasted (out[-1] may already be joined)
+    for line in lines:
+        if out and continues(prev, line):
+            glue = "" if cut_anywhere or prev.endswith((" ", "-")) else " "
+            out[-1] = out[-1] + glue + line
+        else:
+            out.append(line)
+        prev = line
+    return "\n".join(out)
+
+
+def wrap_width(lines: list[str]) -> int | None:
+    """The width the text was hard-wrapped at, or None when it was not."""
+    lengths = [len(ln.rstrip("\r")) for ln in lines]
+    long = [n for n in lengths if n >= MIN_WIDTH]
+    if len(long) < 2:
+        return None
+    width = max(long)
+    near = sum(1 for n in long if n >= width - SLACK)
+    if width > 200 or near < 2 or near < 0.4 * len(long):
+        return None
+    return width

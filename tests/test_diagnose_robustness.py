@@ -1,0 +1,69 @@
+"""Pasting must not change the answer (issue: 'pasting breaks matching'): every dev case whose top finding
+is right keeps it when the report is hard-wrapped at 80 columns (at spaces, or cut anywhere), its spaces
+are non-breaking, its punctuation full-width, or each line carries a container-log prefix."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from .conftest import ROOT
+
+CASES = ROOT / "tests" / "diagnosis_cases" / "dev"
+FULLWIDTH = str.maketrans({c: chr(ord(c) + 0xFEE0) for c in ":;,()!?"})
+
+
+def _wrap_spaces(text: str, width: int = 80) -> str:
+    """Soft wrap as a page or an editor does it: break at the last space that fits (the space goes),
+    or at the width inside a word longer than a line; every other character stays."""
+    out = []
+    for ln in text.split("\n"):
+        while len(ln) > width:
+            cut = ln.rfind(" ", 1, width + 1)
+            if cut <= 0:
+                out.append(ln[:width])
+                ln = ln[width:]
+            else:
+                out.append(ln[:cut])
+                ln = ln[cut + 1:]
+        out.append(ln)
+    return "\n".join(out)
+
+
+def _wrap_cut(text: str) -> str:
+    return "\n".join(ln[i:i + 80] for ln in text.split("\n") for i in range(0, max(len(ln), 1), 80))
+
+
+PERTURB = {
+    "wrapped at spaces": _wrap_spaces,
+    "cut at 80 columns": _wrap_cut,
+    "non-breaking spaces": lambda t: t.replace(" ", "\u00a0"),
+    "full-width punctuation": lambda t: t.translate(FULLWIDTH),
+    "container-log prefix": lambda t: "\n".join(f"2025-06-01T08:15:02.123456789Z stderr F {ln}" for ln in t.split("\n")),
+}
+
+
+@pytest.fixture(scope="module")
+def evaluator():
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import accuracy as acc
+    finally:
+        sys.path.pop(0)
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    kb = KnowledgeBase()
+    cases = acc.load_cases(CASES)
+    base = acc.evaluate(kb, cases)
+    right = [c for c, r in zip(cases, base["rows"]) if r["rank"] == 1]
+    yield acc, kb, right
+    kb.close()
+
+
+@pytest.mark.parametrize("how", sorted(PERTURB))
+def test_pasting_loses_no_dev_case(evaluator, how):
+    acc, kb, right = evaluator
+    changed = [{**c, "input": PERTURB[how](c["input"])} for c in right]
+    res = acc.evaluate(kb, changed)
+    lost = [(r["name"], r["expected"], r["got"]) for r in res["rows"] if r["rank"] != 1]
+    assert not lost, f"{how}: {len(lost)} of {len(right)} lost: {lost}"

@@ -1,0 +1,35 @@
+"""What pasting does to a log is undone before it is read (diagnose/evidence/paste.py)."""
+from __future__ import annotations
+
+from ascend_doctor.diagnose.evidence.paste import unpaste
+
+OOM = ("[rank0]: RuntimeError: NPU out of memory. Tried to allocate 3.47 GiB (NPU 0; 60.97 GiB total "
+       "capacity; 50.12 GiB already allocated; 50.12 GiB current active; 1.02 GiB free)")
+TABLE = """+------------------------------------------------------------------------------------------------+
+| npu-smi 24.1.0                   Version: 24.1.0                                               |
++---------------------------+---------------+----------------------------------------------------+
+| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|
++===========================+===============+====================================================+"""
+
+
+def test_a_line_cut_at_80_columns_is_one_line_again():
+    cut = "\n".join(OOM[i:i + 80] for i in range(0, len(OOM), 80))
+    assert unpaste(cut + "\nnext") == OOM + "\nnext"
+
+
+def test_a_soft_wrap_at_spaces_gets_its_spaces_back():
+    first = OOM.rfind(" ", 0, 81)
+    second = OOM.rfind(" ", 0, first + 81)
+    wrapped = OOM[:first] + "\n" + OOM[first + 1:second] + "\n" + OOM[second + 1:]
+    assert unpaste(wrapped + "\n" + OOM[:70] + "\n" + OOM[:75]) .startswith(OOM + "\n")
+
+
+def test_tables_and_separate_lines_stay_apart():
+    assert unpaste(TABLE) == TABLE
+    log = "INFO 08-01 10:00:01 start\nERROR 08-01 10:00:02 failed\n"
+    assert unpaste(log) == log
+
+
+def test_spaces_full_width_and_container_prefixes():
+    assert unpaste("EZ9999：\u00a0Inner\u3000Error（ＥＲＲ００１００）") == "EZ9999: Inner Error(ERR00100)"
+    assert unpaste("2025-06-01T08:15:02.123456789Z stderr F ERROR x\n") == "ERROR x\n"
