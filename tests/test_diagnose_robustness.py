@@ -4,6 +4,7 @@ are non-breaking, its punctuation full-width, or each line carries a container-l
 from __future__ import annotations
 
 import sys
+import textwrap
 
 import pytest
 
@@ -14,20 +15,12 @@ FULLWIDTH = str.maketrans({c: chr(ord(c) + 0xFEE0) for c in ":;,()!?"})
 
 
 def _wrap_spaces(text: str, width: int = 80) -> str:
-    """Soft wrap as a page or an editor does it: break at the last space that fits (the space goes),
-    or at the width inside a word longer than a line; every other character stays."""
-    out = []
-    for ln in text.split("\n"):
-        while len(ln) > width:
-            cut = ln.rfind(" ", 1, width + 1)
-            if cut <= 0:
-                out.append(ln[:width])
-                ln = ln[width:]
-            else:
-                out.append(ln[:cut])
-                ln = ln[cut + 1:]
-        out.append(ln)
-    return "\n".join(out)
+    """Hard wrap at spaces as ``textwrap``, a mail client or an editor's fill does it: the space goes, a
+    word longer than a line is cut. Table rows (npu-smi) are left alone: a fill wraps text, not tables
+    (a terminal cuts those, which the 'cut at 80 columns' case covers)."""
+    return "\n".join(w for ln in text.split("\n")
+                     for w in ([ln] if ln.lstrip().startswith(("|", "+")) else
+                               textwrap.wrap(ln, width, break_on_hyphens=False, replace_whitespace=False) or [""]))
 
 
 def _wrap_cut(text: str) -> str:

@@ -7,10 +7,11 @@ from the text.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from .model import CAUSE, CODE, ERROR, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote
-from .scan import Scanner, SignaturePattern, prose_lines
+from .scan import Scanner, SignaturePattern, prose_lines, report_title
 from .sources import Source, expand, text_source
 
 __all__ = ["read_evidence", "Evidence", "EvidenceLine", "CodeHit", "InputNote", "SignaturePattern", "Scanner",
@@ -22,14 +23,17 @@ def read_evidence(paths: Iterable[str] = (), text: str | None = None,
     from .textfacts import facts_from_text
 
     ev = Evidence()
+    signatures = list(signatures)
+    # the words the logs use, from the signatures' literals: where a wrap cut a word or broke between two
+    words = frozenset(w.lower() for s in signatures for w in re.findall(r"[A-Za-z]{2,}", s.literal))
     sources: list[Source] = []
     if text is not None:
-        sources.append(text_source(text))
+        sources.append(text_source(text, words=words))
     scanner = Scanner(signatures)
 
     def all_sources():
         yield from sources
-        yield from expand(list(paths), ev.notes)
+        yield from expand(list(paths), ev.notes, words)
 
     scanner.scan(all_sources(), ev)
     seen: set[str] = set()
@@ -39,4 +43,5 @@ def read_evidence(paths: Iterable[str] = (), text: str | None = None,
                 seen.add(f.key)
                 ev.facts.append(f)
     ev.prose = prose_lines(ev.heads)
+    ev.title = report_title(ev.heads)
     return ev

@@ -64,6 +64,7 @@ class Evidence:
     notes: list[InputNote] = field(default_factory=list)
     causes: list[EvidenceLine] = field(default_factory=list)  # CANN Possible Cause / Solution lines
     prose: list[str] = field(default_factory=list)            # free text sentences (symptom matching)
+    title: str = ""                                           # an issue's title, its tag ([Bug]:, 【问题】) removed
     inputs: list[str] = field(default_factory=list)
     heads: list[tuple[str, str]] = field(default_factory=list)   # (input, first MiB of text) for facts
     stalls: list[Any] = field(default_factory=list)           # stalls.Stall: progress bars left below 100%

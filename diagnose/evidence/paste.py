@@ -6,7 +6,7 @@ letters (``：``, ``（``, ``ＥＲＲ``), zero-width characters, container-runt
 
 A wrap is undone only when the text shows one: with W the longest line (60 to 200 characters), at
 least two lines and 40% of the lines over 60 characters are within 12 of W (a wrap fills lines up to
-the width); then a line is joined with the next when the next one's first word would not have fitted
+the width), or, with a single such line, the 80 columns of a default terminal; then a line is joined with the next when the next one's first word would not have fitted
 on it (which is why a wrap breaks there), unless the next line starts a new record (a time stamp, a log
 level, ``[``, a vLLM worker prefix, ``Traceback``, ``File``, a list mark) or the line is a table row.
 """
@@ -23,13 +23,33 @@ _NEW_RECORD = re.compile(
 _MARKS = re.compile(r"^\s*[\^~]+\s*$")
 _OPEN_BAR = re.compile(r"\d+%\|[^|]*\|\s*\d+/\d+\s*$")
 MIN_WIDTH = 60
+TERMINAL = 80      # the width to assume when a single line was cut (a default terminal)
 SLACK = 12         # lines this close to the width show a wrap
 
 
 _CRI_PREFIX = re.compile(r"(?m)^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}) (?:stdout|stderr) [FP] ")
 
 
-def unpaste(text: str) -> str:
+_TAIL = re.compile(r"[A-Za-z]+$")
+_HEAD = re.compile(r"^[A-Za-z]+")
+
+
+def _glue(prev: str, line: str, default: str, words: frozenset[str]) -> str:
+    """The join of two pieces of a wrapped line. Where a known word decides it (the log's own vocabulary:
+    the words of the knowledge's signatures) it wins: 'for|the' are two words, 'ou|t' is one."""
+    a, b = _TAIL.search(prev), _HEAD.match(line)
+    if words and a and b and not prev.endswith(" "):
+        whole = (a.group(0) + b.group(0)).lower()
+        if whole in words and not (a.group(0).lower() in words and b.group(0).lower() in words):
+            return ""
+        if a.group(0).lower() in words and b.group(0).lower() in words and whole not in words:
+            return " "
+    return default
+
+
+def unpaste(text: str, words: frozenset[str] = frozenset()) -> str:
+    """``words``: lower-case words the logs use (the knowledge's signature literals), to tell where a
+    wrap cut a word from where it broke between two."""
     text = _CRI_PREFIX.sub("", text.translate(_TABLE))
     if "\n" not in text:
         return text
@@ -57,7 +77,7 @@ def unpaste(text: str) -> str:
     for line in lines:
         if out and continues(prev, line):
             glue = "" if cut_anywhere or prev.endswith((" ", "-")) else " "
-            out[-1] = out[-1] + glue + line
+            out[-1] = out[-1] + _glue(prev, line, glue, words) + line
         else:
             out.append(line)
         prev = line
@@ -68,10 +88,11 @@ def wrap_width(lines: list[str]) -> int | None:
     """The width the text was hard-wrapped at, or None when it was not."""
     lengths = [len(ln.rstrip("\r")) for ln in lines]
     long = [n for n in lengths if n >= MIN_WIDTH]
-    if len(long) < 2:
+    if not long:
         return None
     width = max(long)
     near = sum(1 for n in long if n >= width - SLACK)
     if width > 200 or near < 2 or near < 0.4 * len(long):
-        return None
+        # one long line cut once shows no pattern; an 80-column terminal is the usual culprit
+        return TERMINAL if width <= TERMINAL and near >= 1 and width >= TERMINAL - SLACK else None
     return width

@@ -144,7 +144,7 @@ def decoded(raw: BinaryIO) -> BinaryIO:
     return io.BufferedReader(_Transcoded(stream, encoding), buffer_size=65536)  # type: ignore[return-value]
 
 
-def stdin_source() -> Source:
+def stdin_source(words: frozenset[str] = frozenset()) -> Source:
     def opener() -> BinaryIO:
         if sys.stdin is None:
             raise OSError("standard input is closed")
@@ -159,22 +159,22 @@ def stdin_source() -> Source:
         # undo what pasting did; a long one (a log piped in) is streamed as it is
         first = stream.read(PASTE_MAX + 1)
         if len(first) <= PASTE_MAX:
-            return io.BytesIO(unpaste(first.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape"))
+            return io.BytesIO(unpaste(first.decode("utf-8", "surrogateescape"), words).encode("utf-8", "surrogateescape"))
         return io.BufferedReader(_Chained(first, stream))  # type: ignore[return-value]
     return Source("<stdin>", opener)
 
 
-def text_source(text: str, name: str = "<text>") -> Source:
+def text_source(text: str, name: str = "<text>", words: frozenset[str] = frozenset()) -> Source:
     """Text a person pasted (``--text``): what pasting did to it is undone first (see paste.py)."""
-    data = unpaste(text).encode("utf-8", "surrogateescape")
+    data = unpaste(text, words).encode("utf-8", "surrogateescape")
     return Source(name, lambda: io.BytesIO(data))
 
 
-def expand(paths: list[str], notes: list[InputNote]) -> Iterator[Source]:
+def expand(paths: list[str], notes: list[InputNote], words: frozenset[str] = frozenset()) -> Iterator[Source]:
     """Sources for the given paths in a stable order; problems become notes, never exceptions."""
     for p in paths:
         if p == "-":
-            yield stdin_source()
+            yield stdin_source(words)
             continue
         path = Path(p)
         try:

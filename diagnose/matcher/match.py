@@ -21,6 +21,7 @@ from ascend_doctor.diagnose.evidence import CODE, ERROR, SIGNATURE, Evidence
 from ascend_doctor.rules.facts import FactSet
 
 from .model import CodeSummary, Diagnosis, Finding, Support
+from .retrieval import IDENT, Retriever
 from .signatures import compile_signatures
 
 CODE_WEIGHT = 0.45
@@ -38,7 +39,7 @@ INFO_FACTOR = 0.7         # benign / informational problems rank below real fail
 INFO_CAP = 0.45           # ... and are never a "likely cause" (a benign warning is not why a run failed)
 BENIGN_YIELD = 0.2        # a failure at least this likely is listed before benign warnings
 STALL_WEIGHT = 0.5        # a progress bar the KB names (stalls = [...]) left below 100% in an input
-IDENT = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}(?![A-Za-z0-9_])")   # also next to Chinese
+IDENT_MAX_PROBLEMS = 5   # an identifier more problems name says nothing about which one
 MAX_SUPPORT = 8
 
 
@@ -158,10 +159,20 @@ class Matcher:
         for pid, ss in self._symptom_hits(prose, PROSE_MAX).items():
             for s in ss:
                 add(pid, s)
-        # identifiers (HCCL_EXEC_TIMEOUT, ASCEND_RT_VISIBLE_DEVICES) the user names in prose
-        idents = {m for p in ev.prose[:100] for m in IDENT.findall(p)}
+        # the report's words: which problems its title and sentences are about (retrieval.py)
+        errs_text = [ln.text for ln in ev.first_errors(10)]
+        for pid, h in self._retriever.retrieve(ev.title, ev.prose[:100] + errs_text).items():
+            add(pid, Support("symptom", "<text>", 0, h.sentence[:300], h.weight,
+                             detail=f"its words: {', '.join(h.terms)}"
+                                    + (f" ({h.sentences} sentences agree)" if h.sentences > 1 else "")))
+        # identifiers (HCCL_BUFFSIZE, --enforce-eager, /dev/shm, libhccl.so, aclnnMatmul) named anywhere
+        # in the report, the rarer across the knowledge the stronger
+        texts = ev.prose[:100] + [ln.text for ln in ev.lines[:200]]
+        idents = {m.group(0).lower() for t in texts for m in IDENT.finditer(t)}
         for ident in sorted(idents):
             pids = self._ident_index.get(ident, [])
+            if not pids or len(pids) > IDENT_MAX_PROBLEMS:
+                continue
             for pid in pids:
                 add(pid, Support("symptom", "<text>", 0, ident, IDENT_WEIGHT / math.sqrt(len(pids)),
                                  detail=f"names {ident}"))
@@ -198,13 +209,17 @@ class Matcher:
         return [(p.id, phrase) for p in self.problems.values() for phrase in (getattr(p, "stalls", None) or [])]
 
     @cached_property
+    def _retriever(self) -> Retriever:
+        return Retriever(self.problems.values(), self.norm)
+
+    @cached_property
     def _ident_index(self) -> dict[str, list[str]]:
         index: dict[str, list[str]] = {}
         for p in self.problems.values():
             commands = [st.get("command") or "" for fx in p.fixes for st in fx.get("steps", [])]
             text = " ".join([*p.symptoms.get("en", []), *p.symptoms.get("zh", []), p.title.get("en", ""),
                              p.summary.get("en", ""), p.root_cause.get("en", ""), *commands])
-            for ident in set(IDENT.findall(text)):
+            for ident in {m.group(0).lower() for m in IDENT.finditer(text)}:
                 index.setdefault(ident, []).append(p.id)
         return index
 

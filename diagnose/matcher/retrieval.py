@@ -1,0 +1,171 @@
+"""Reading a report the way a person wrote it: which problems its sentences are about.
+
+Each problem is a small document (title, symptoms, summary, root cause, fix texts, in English and
+Chinese); each sentence of a report (the issue title first, then the sentences a person wrote, then
+the first error lines) is a query. A sentence's evidence for a problem is its *coverage*: the share of
+the sentence's information (the IDF of its terms: rare words, identifiers, Chinese character pairs)
+that the problem's document contains, counted only when at least two informative terms agree, and
+scaled down when what they share is little in absolute terms (two common words).
+
+A problem's retrieval weight grows with its best coverage and with agreement: a second sentence (or
+the title and the body) that points to the same problem raises it, so a report that is only words can
+reach "likely"; a problem only one common word links stays out. Identifiers (``HCCL_BUFFSIZE``,
+``--enforce-eager``, ``/dev/shm``, ``libhccl.so``, ``aclnnMatmul``) are kept whole and never folded by
+synonyms.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+#: an identifier is one term, whatever it holds
+IDENT = re.compile(
+    r"--[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+"                      # --enforce-eager, --shm-size
+    r"|(?<![\w/])/(?:dev|proc|sys|etc|usr|var|tmp)(?:/[\w.\-]+)+"   # /dev/shm, /usr/local/Ascend/...
+    r"|\blib[\w\-+]+\.so(?:\.\d+)*"                             # libhccl.so, libascend_hal.so
+    r"|\baclnn[A-Z]\w+|\baclrt[A-Z]\w+|\bhal[A-Z]\w+"           # aclnnMatmul, aclrtSetDevice
+    # (lookarounds, not \b: a Chinese character is a word character, and 设置HCCL_EXEC_TIMEOUT后 must match)
+    r"|(?<![A-Za-z0-9_])[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])"     # HCCL_BUFFSIZE, ASCEND_RT_VISIBLE_DEVICES
+    r"|(?<![A-Za-z0-9_])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![A-Za-z0-9_])")    # enforce_eager, gpu_memory_utilization
+WORD = re.compile(r"[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*|\d+[a-z][a-z0-9]*|[a-z]+\d+[a-z0-9]*")
+CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+STOP = frozenset("""
+a an the and or but if then else when while of to in on at by for with from as is are was were be been being
+it its this that these those there here i we you he she they them our your my me us do does did done not no
+yes can could should would will shall may might must have has had having get got use used using run running
+how what why which who where after before into out over under up down again also only just than too very
+any some all each every more most other such same so both few many much own new old one two three first
+please help issue bug question problem error errors failed fail failure when try tried trying work works
+working worked following follow log logs like see seen show shows shown find found set setting version
+versions environment env model models code line file files info warning using https http www com github
+issues pull npu npus ascend huawei 昇腾
+""".split())
+CJK_STOP = frozenset("""问题 报错 错误 失败 出现 使用 运行 请问 如何 怎么 为什么 一个 这个 没有 可以 时候 的时 候报 执行 进行 以下 如下
+一段 段时 时间 间后 之后 以后 后报 模型 调用 服务 部署 推理 训练 启动 环境 版本 安装 配置 设置 参数 正常 发现 目前 现在 已经 但是 然后
+所以 因为 如果 需要 是否 什么 怎样 一下 这样 那么 我们 你们 他们 自己 还是 或者 以及 其中 同时 情况 方式 方法 系统 机器 节点 任务 程序
+""".split())
+#: a pair of Chinese characters says less than a whole word: it counts this much of its IDF
+CJK_FACTOR = 0.5
+
+MIN_TERMS = 2          # informative terms a sentence and a problem must share
+MIN_COVERAGE = 0.3     # share of a sentence's information the problem explains
+SENTENCE_MAX = 0.45    # weight of the best sentence alone (the most words can do without a log line)
+AGREEMENT_MAX = 0.65   # with agreement: several sentences, or the title and the body
+TOP_K = 8              # problems a report's words may support
+FULL_INFO = 12.0       # shared information (sum of IDF) that counts in full: about two rare terms
+
+
+@dataclass
+class Hit:
+    weight: float
+    sentence: str
+    terms: list[str]
+    sentences: int
+
+
+class Retriever:
+    def __init__(self, problems, norm) -> None:
+        self.norm = norm
+        self.docs: dict[str, Counter] = {}
+        df: Counter = Counter()
+        for p in problems:
+            parts = [(p.title.get("en", ""), 3), (p.title.get("zh", ""), 3)]
+            parts += [(s, 2) for lang in ("en", "zh") for s in p.symptoms.get(lang, [])]
+            parts += [(p.summary.get("en", ""), 1), (p.summary.get("zh", ""), 1),
+                      (p.root_cause.get("en", ""), 1), (p.root_cause.get("zh", ""), 1)]
+            for fx in p.fixes:
+                parts += [(fx.get("summary", {}).get("en", ""), 1), (fx.get("summary", {}).get("zh", ""), 1)]
+                for st in fx.get("steps", []):
+                    parts += [(st.get("en", ""), 1), (st.get("command") or "", 1)]
+            parts += [(" ".join(p.codes), 2)]
+            doc: Counter = Counter()
+            for text, w in parts:
+                for t in set(self.terms(text)):
+                    doc[t] += w
+            self.docs[p.id] = doc
+            df.update(doc.keys())
+        n = max(len(self.docs), 1)
+        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) * (CJK_FACTOR if CJK_RUN.match(t) else 1.0)
+                    for t, d in df.items()}
+        # a long document shares words with anything: its coverage counts a little less (BM25's idea)
+        avg = sum(len(d) for d in self.docs.values()) / n
+        self.length_factor = {pid: min(1.0, (avg / max(len(d), 1)) ** 0.25) for pid, d in self.docs.items()}
+        self.postings: dict[str, list[str]] = defaultdict(list)
+        for pid, doc in self.docs.items():
+            for t in doc:
+                self.postings[t].append(pid)
+
+    # -- terms ---------------------------------------------------------------------------------
+    def terms(self, text: str) -> list[str]:
+        """Identifiers whole (before synonyms, which never apply inside them), then the words and
+        Chinese character pairs of the normalised rest."""
+        out = [m.group(0).lower() for m in IDENT.finditer(text)]
+        rest = IDENT.sub(" ", text)
+        low = self.norm.normalize(rest)
+        out += [w for w in WORD.findall(low) if len(w) > 2 and w not in STOP]
+        for run in CJK_RUN.findall(low):
+            out += [g for g in (run[i:i + 2] for i in range(len(run) - 1)) if g not in CJK_STOP]
+            if len(run) == 1 or len(run) == 2:
+                out.append(run)
+        return out
+
+    # -- queries -------------------------------------------------------------------------------
+    def sentence_scores(self, sentence: str) -> dict[str, tuple[float, list[str]]]:
+        """pid -> (coverage, shared terms) for one sentence."""
+        terms = {t for t in self.terms(sentence) if t in self.idf}
+        if len(terms) < MIN_TERMS:
+            return {}
+        total = sum(self.idf[t] for t in terms)
+        shared: dict[str, list[str]] = defaultdict(list)
+        for t in terms:
+            postings = self.postings[t]
+            if len(postings) > len(self.docs) * 0.25:
+                continue                     # a word a quarter of the problems use tells nothing
+            for pid in postings:
+                shared[pid].append(t)
+        out = {}
+        for pid, ts in shared.items():
+            if len(ts) < MIN_TERMS:
+                continue
+            info = sum(self.idf[t] for t in ts)
+            cov = info / total
+            if cov >= MIN_COVERAGE:
+                # a short sentence of common words ("on the head node") covers itself easily: what it
+                # shares must also carry enough information in absolute terms
+                out[pid] = (cov * min(1.0, info / FULL_INFO) * self.length_factor[pid],
+                            sorted(ts, key=lambda t: -self.idf[t]))
+        return out
+
+    def retrieve(self, title: str | None, sentences: list[str]) -> dict[str, Hit]:
+        """pid -> Hit for the problems the report's words point to (at most TOP_K)."""
+        per: dict[str, list[tuple[float, str, list[str], bool]]] = defaultdict(list)
+        queries = ([(title, True)] if title else []) + [(s, False) for s in sentences if s != title]
+        for text, is_title in queries:
+            for pid, (cov, ts) in self.sentence_scores(text).items():
+                per[pid].append((cov, text, ts, is_title))
+        hits: dict[str, Hit] = {}
+        for pid, found in per.items():
+            found.sort(key=lambda x: -x[0])
+            best_cov, best_text, best_terms, _ = found[0]
+            title_agrees = any(is_title for *_x, is_title in found)
+            agreeing = len(found) + (1 if title_agrees and len(found) > 1 else 0)
+            base = SENTENCE_MAX * min(1.0, best_cov)
+            extra = (AGREEMENT_MAX - SENTENCE_MAX) * (1 - 0.5 ** (agreeing - 1))
+            hits[pid] = Hit(round(base + extra * min(1.0, best_cov / 0.6), 4), best_text, best_terms[:6], len(found))
+        best = sorted(hits.items(), key=lambda kv: -kv[1].weight)[:TOP_K]
+        return dict(best)
+
+
+#: issue-tracker tags in titles (vLLM-Ascend's [Bug]:, [Usage]:, Chinese 【问题】) and Markdown heading marks;
+#: other bracketed text ([rank0]:, [ERROR], [bold]) is not a tag
+ISSUE_TAG = re.compile(
+    r"^\s*(?:\[(?:bug|usage|feature|performance|installation|install|doc|docs|misc|rfc|new model|question|help|"
+    r"enhancement|ci|bugfix|model|hardware|npu|ascend|issue|accuracy|feature request|bug report)[^\]\n]{0,20}\]\s*:?\s*"
+    r"|【[^】]{1,12}】\s*|#{1,3}\s+)+", re.I)
+
+
+def strip_issue_tags(line: str) -> str:
+    """``[Bug]: NPU OOM ...`` / ``【问题】…`` / ``### Title`` -> the words after the tag."""
+    return ISSUE_TAG.sub("", line).strip()
