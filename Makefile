@@ -16,9 +16,9 @@ $(STAMP): pyproject.toml setup.py
 
 setup: $(STAMP)
 
-# The main job on a bundled simulated machine: Linux 6.6 with HDK 25.2 and vLLM-Ascend, whose
+# The main job on a bundled simulated machine: Linux 6.6 with HDK 25.5 and vLLM-Ascend, whose
 # service hung while loading weights. check finds the risk; diagnose explains the pasted log.
-DEMO_SIM := kernel-6-hdk-25.2-weight-hang
+DEMO_SIM := kernel-6-hdk-25.5-weight-hang
 DEMO_LOG := Loading safetensors checkpoint shards:   0% Completed | 0/163 [00:00<?, ?it/s]\nTimeoutError: Timed out waiting for engines to send initial message on input socket.
 
 demo: $(STAMP)

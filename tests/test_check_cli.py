@@ -76,9 +76,9 @@ def test_json_schema(capsys):
 
 def test_fail_on_levels(capsys):
     # the weight-load hang profile has warnings only
-    rc, _ = check_json(capsys, "--sim", "kernel-6-hdk-25.2-weight-hang")
+    rc, _ = check_json(capsys, "--sim", "kernel-6-hdk-25.5-weight-hang")
     assert rc == 0
-    rc, _ = check_json(capsys, "--sim", "kernel-6-hdk-25.2-weight-hang", "--fail-on", "warning")
+    rc, _ = check_json(capsys, "--sim", "kernel-6-hdk-25.5-weight-hang", "--fail-on", "warning")
     assert rc == 1
     rc, _ = check_json(capsys, "--sim", "no-driver", "--fail-on", "never")
     assert rc == 0

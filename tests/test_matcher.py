@@ -67,16 +67,27 @@ def test_generic_code_alone_is_not_a_likely_cause(matcher):
 
 
 def test_environment_rules_out_a_cause(matcher):
-    text = "Loading safetensors checkpoint shards:   0% Completed | 0/163\nvllm 加载权重卡住，没有报错"
-    base = run(matcher, text)
-    ruled = run(matcher, text, [Fact("kernel.release", "5.15.0-78-generic")])
+    """libascend_hal.so missing means 'driver not mounted' only in a container: on a host it is ruled out."""
+    text = "ImportError: libascend_hal.so: cannot open shared object file: No such file or directory"
+    base = run(matcher, text, [Fact("container.kind", "docker")])
+    ruled = run(matcher, text, [Fact("container.kind", "none")])
     b = {f.id: f for f in base.findings}
     r = {f.id: f for f in ruled.findings}
-    assert "weight-load-hang-kernel-hdk" in b
-    assert r.get("weight-load-hang-kernel-hdk") is None or \
-        r["weight-load-hang-kernel-hdk"].score < b["weight-load-hang-kernel-hdk"].score
-    if "weight-load-hang-kernel-hdk" in r:
-        assert r["weight-load-hang-kernel-hdk"].ruled_out_by
+    assert "container-driver-not-mounted" in b and b["container-driver-not-mounted"].confirmed_by
+    assert r.get("container-driver-not-mounted") is None or \
+        r["container-driver-not-mounted"].score < b["container-driver-not-mounted"].score
+    if "container-driver-not-mounted" in r:
+        assert r["container-driver-not-mounted"].ruled_out_by
+
+
+def test_a_machine_outside_the_reported_combination_does_not_confirm_the_weight_hang(matcher):
+    """No public source names a fixed HDK: other kernels and HDKs neither confirm nor rule it out."""
+    text = "Loading safetensors checkpoint shards:   0% Completed | 0/163\nvllm 加载权重卡住，没有报错"
+    affected = run(matcher, text, [Fact("kernel.release", "6.6.0-98.oe2403sp1.aarch64"), Fact("driver.version", "25.5.0")])
+    other = run(matcher, text, [Fact("kernel.release", "5.15.0-78-generic"), Fact("driver.version", "25.2.0")])
+    a = {f.id: f for f in affected.findings}["weight-load-hang-kernel-hdk"]
+    o = {f.id: f for f in other.findings}["weight-load-hang-kernel-hdk"]
+    assert a.confirmed_by and not o.confirmed_by and o.score < a.score
 
 
 def test_chinese_symptom_with_synonyms(matcher):

@@ -12,7 +12,7 @@ from ascend_doctor.diagnose.system import PROFILES_DIR, ProfileError, SimulatedS
 REQUIRED = ["healthy-a2-vllm-container", "healthy-a2-host", "healthy-a3-host", "healthy-300i-duo", "healthy-200i-dk-a2",
             "atlas-800-9000-910prob-vllm", "no-driver", "container-missing-device-nodes", "container-driver-not-mounted",
             "npu-held-by-other-container", "driver-firmware-nok", "cann-newer-than-driver",
-            "kernel-6-hdk-25.2-weight-hang", "cann-env-not-sourced", "torch-npu-mismatch", "npu-smi-hangs"]
+            "kernel-6-hdk-25.5-weight-hang", "cann-env-not-sourced", "torch-npu-mismatch", "npu-smi-hangs"]
 
 
 def facts(name):
@@ -85,8 +85,8 @@ def test_broken_profiles_show_their_fault():
     assert fs.value("npu.compatibility") == "NOK" and fs.value("firmware.version") == "7.1.0.11.220"
     fs = facts("cann-newer-than-driver")
     assert (fs.value("cann.version"), fs.value("driver.version")) == ("9.2.0", "25.2.0")
-    fs = facts("kernel-6-hdk-25.2-weight-hang")
-    assert fs.value("kernel.release").startswith("6.6") and fs.value("driver.version") == "25.2.0"
+    fs = facts("kernel-6-hdk-25.5-weight-hang")
+    assert fs.value("kernel.release").startswith("6.6") and fs.value("driver.version") == "25.5.0"
     assert fs.get("pkg.vllm_ascend").ok
     fs = facts("cann-env-not-sourced")
     assert fs.get("env.LD_LIBRARY_PATH").status == "missing" and fs.get("env.ASCEND_TOOLKIT_HOME").status == "missing"

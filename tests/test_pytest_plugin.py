@@ -37,10 +37,10 @@ def test_healthy_machine_runs_the_tests_and_says_so(pytester):
 
 def test_fail_on_warning_and_never(pytester):
     pytester.makepyfile(TESTS)
-    res = pytester.runpytest_subprocess("--ascend-doctor", "--ascend-doctor-sim", "kernel-6-hdk-25.2-weight-hang",
+    res = pytester.runpytest_subprocess("--ascend-doctor", "--ascend-doctor-sim", "kernel-6-hdk-25.5-weight-hang",
                                         "-p", "no:cacheprovider")
     assert res.ret == 0                               # warnings only
-    res = pytester.runpytest_subprocess("--ascend-doctor", "--ascend-doctor-sim", "kernel-6-hdk-25.2-weight-hang",
+    res = pytester.runpytest_subprocess("--ascend-doctor", "--ascend-doctor-sim", "kernel-6-hdk-25.5-weight-hang",
                                         "--ascend-doctor-fail-on", "warning", "-p", "no:cacheprovider")
     assert res.ret == 1
     res = pytester.runpytest_subprocess("--ascend-doctor", "--ascend-doctor-sim", "no-driver",
