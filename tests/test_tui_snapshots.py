@@ -78,10 +78,13 @@ async def _quiet(pilot, needed: int = 3) -> None:
         await pilot.pause()
         await asyncio.sleep(0.02)
         for w in app.query("*"):
-            for shown, bar in ((w.show_vertical_scrollbar, "vertical_scrollbar"),
-                               (w.show_horizontal_scrollbar, "horizontal_scrollbar")):
-                if shown:
-                    getattr(w, bar).refresh()
+            # a scrollbar keeps the offset it was last told; after a re-layout it can trail its widget's
+            if w.show_vertical_scrollbar:
+                w.vertical_scrollbar.position = w.scroll_y
+                w.vertical_scrollbar.refresh()
+            if w.show_horizontal_scrollbar:
+                w.horizontal_scrollbar.position = w.scroll_x
+                w.horizontal_scrollbar.refresh()
         await pilot.pause()
         shot = app.export_screenshot()
         same = same + 1 if shot == last else 0

@@ -55,8 +55,6 @@ class CheckPane(Vertical):
             yield markdown_view("ck-detail")
 
     def on_mount(self) -> None:
-        table = self.query_one("#ck-table", DataTable)
-        table.add_columns(" ", "Group", "Check")
         self.run_check()
         self.app.pane_ready(self)
 
@@ -104,10 +102,23 @@ class CheckPane(Vertical):
         self.done = True
 
     def _fill(self) -> None:
+        from rich.cells import cell_len
+
         table = self.query_one("#ck-table", DataTable)
-        table.clear()
-        last_group = None
         shown = [r for r in self.rows if not self.only_problems or r.status in PROBLEMS]
+        # columns as wide as their widest cell, set here rather than measured by the table when it is
+        # next idle (a screen drawn before that showed every column at its header's width)
+        table.clear(columns=True)
+        group_w = max([5] + [cell_len(r.group_title(self.lang)) for r in shown])
+        check_w = max([5] + [cell_len(r.title(self.lang)) for r in shown])
+        if table.size.width:
+            # never wider than the table (1 + 2 padding per column, 2 for the scrollbar): a sideways
+            # scrollbar would take a row and make the table re-scroll its selection back and forth
+            check_w = max(10, min(check_w, table.size.width - group_w - 1 - 3 * 2 - 2))
+        table.add_column(" ", width=1)
+        table.add_column("Group", width=group_w)
+        table.add_column("Check", width=check_w)
+        last_group = None
         for r in shown:
             glyph = safe(GLYPHS.get(r.status, "?"))
             glyph.stylize(STYLES.get(r.status, ""))
