@@ -161,7 +161,7 @@ def test_cli_compat_text(cli):
 
 def test_cli_compat_json(cli):
     r = cli("compat", "--cann", "9.2.0", "--hdk", "25.2.0", "--format", "json")
-    assert r.code == 0, r.err
+    assert r.code == 1, r.err                  # not compatible: a script can gate on it
     data = json.loads(r.out)
     assert data["query"] == {"cann": "9.2.0", "hdk": "25.2.0"}
     assert data["verdicts"][0]["verdict"] == "not compatible"
@@ -172,3 +172,24 @@ def test_cli_compat_errors(cli):
     assert r.code == 2 and r.err.count("\n") == 1
     r = cli("compat", "--cann", "0.0.1")
     assert r.code == 1 and "no compatibility data" in r.err
+
+
+def test_compat_exit_codes_gate_a_script(cli):
+    """0 documented compatible, 1 incompatible / undocumented / unknown, 2 not a version."""
+    assert cli("compat", "--cann", "9.1.0", "--hdk", "25.5.0").code == 0
+    r = cli("compat", "--cann", "9.2.0", "--hdk", "25.2.0")
+    assert r.code == 1 and "exit code 1" in r.out
+    assert cli("compat", "--cann", "9.9.9").code == 1
+    for bad in (">=8.0", "8.x; rm -rf /", "latest"):
+        r = cli("compat", "--cann", bad)
+        assert r.code == 2 and len(r.err.strip().splitlines()) == 1, bad
+
+
+def test_compat_list_shows_the_known_versions(cli):
+    r = cli("compat", "--list")
+    assert r.code == 0
+    assert "9.1.0" in r.out and "cann:" in r.out
+    r = cli("compat", "--list", "--format", "json")
+    import json
+
+    assert "9.1.0" in json.loads(r.out)["cann"]

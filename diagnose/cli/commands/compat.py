@@ -3,12 +3,18 @@
 Reads the compatibility matrices of the knowledge base (``kb/knowledge/compat/*.toml``); every row
 shown carries its source. ``--cann 8.3.RC1`` lists the HDKs, torch_npu wheels and engine releases
 that fit that CANN; giving two components (``--cann 9.2.0 --hdk 25.2.0``) also says whether the
-pair is documented as compatible.
+pair is documented as compatible. ``--list`` shows the versions the matrices know.
+
+Exit codes, so a script can gate on it: 0 every pair asked about is documented as compatible (or a
+single component was looked up and found); 1 a pair is documented as not compatible, or is not
+documented at all (said plainly), or nothing is known of what was asked; 2 bad input (a range such as
+``>=8.0`` where a version is wanted).
 """
 from __future__ import annotations
 
 from ...render.console import dumps_json
 
+import re
 from typing import Any, Callable
 
 NAME = "compat"
@@ -31,8 +37,26 @@ def add_arguments(parser) -> None:
     for opt, dest, help_ in QUERY_OPTIONS:
         parser.add_argument(opt, dest=dest, metavar="VERSION" if dest not in ("engine", "product") else dest.upper(),
                             default=None, help=help_)
+    parser.add_argument("--list", action="store_true", help="list the versions the compatibility matrices know")
     add_format(parser)
     add_kb(parser)
+
+
+#: matrix -> the columns whose values name versions a user can ask about
+LISTED = {"hdk-cann": ("cann", "hdk"), "torch-npu": ("torch_npu", "cann"), "vllm-ascend": ("vllm_ascend", "cann"),
+          "mindie-cann": ("mindie", "cann"), "engine-hardware": ("engine", "product"), "products": ("product",)}
+_VERSION_ARG = re.compile(r"^[vV]?\d+(?:\.[0-9A-Za-z]+)*(?:\.[xX])?$")
+
+
+def known_values(kb_compat: Callable[[str], list[dict]]) -> dict[str, list[str]]:
+    """Every value of the listed columns, per option name."""
+    out: dict[str, set[str]] = {}
+    for matrix, columns in LISTED.items():
+        for row in kb_compat(matrix):
+            for c in columns:
+                for v in _as_list(row.get(c)):
+                    out.setdefault(c, set()).add(str(v))
+    return {k: sorted(v) for k, v in sorted(out.items())}
 
 
 # -- version matching -----------------------------------------------------------------------------
@@ -262,19 +286,41 @@ def run(args) -> int:
     for k, v in q.items():
         if v is not None and (not v.strip() or len(v) > 100):
             raise UsageError(f"--{k.replace('_', '-')} needs a value")
+        if v is not None and k not in ("engine", "product") and not _VERSION_ARG.match(v.strip()):
+            raise UsageError(f"--{k.replace('_', '-')} takes one version such as 8.3.RC1 or a line such as 8.5.X, "
+                             f"not {v!r}")
+    if args.list:
+        with open_kb(args) as kb:
+            known = known_values(kb.compat)
+        if args.format == "json":
+            print(dumps_json(known, indent=2))
+        else:
+            for key, values in known.items():
+                print(f"{key}: {', '.join(values)}")
+        return 0
     if not any(q.values()):
-        raise UsageError("compat needs at least one of --cann, --hdk, --torch-npu, --vllm-ascend, --engine, --product")
+        raise UsageError("compat needs --list or at least one of --cann, --hdk, --torch-npu, --vllm-ascend, --engine, "
+                         "--product")
     with open_kb(args) as kb:
         result = run_query(kb.compat, q)
+    code = exit_code(result)
     if args.format == "json":
         print(dumps_json(result, ensure_ascii=False, indent=2))
-        return 0 if result["sections"] else 1
+        return code
     if not result["sections"]:
         asked = ", ".join(f"{k.replace('_', '-')} {v}" for k, v in result["query"].items())
-        raise NotFound(f"no compatibility data for {asked} (known values: ascend-doctor compat --format json, "
-                       "or docs/kb/index.md)")
+        raise NotFound(f"no compatibility data for {asked} (known values: ascend-doctor compat --list)")
     _print_text(result)
-    return 0
+    if code:
+        print("Not every pair asked about is documented as compatible: exit code 1.")
+    return code
+
+
+def exit_code(result: dict) -> int:
+    """0 when what was asked is known and every pair is documented as compatible, else 1."""
+    if not result["sections"]:
+        return 1
+    return 0 if all(v["verdict"] == "compatible" for v in result["verdicts"]) else 1
 
 
 def _cell(v: Any) -> str:
