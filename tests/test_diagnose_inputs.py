@@ -86,3 +86,17 @@ def test_control_characters_in_logs_and_file_names_never_reach_the_terminal(cli,
         assert r.code == 1, r.err
         for ch in ("\x1b", "\x07", "\u009b"):
             assert ch not in r.out and ch not in r.err, (fmt, repr(r.out[:400]))
+
+
+def test_a_folder_is_summarised_and_unlikely_causes_are_folded(cli, tmp_path):
+    d = tmp_path / "plog"
+    d.mkdir()
+    for i in range(12):
+        (d / f"plog-{i}.log").write_text(LINE)
+    r = cli("diagnose", "--no-env", "--top", "5", str(d))
+    head = r.out.split("\n\n")[0].replace("\n", "")
+    assert f"12 files under {d}" in head and "plog-3.log" not in head
+    r = cli("diagnose", "--no-env", "--top", "5", "--text", "vllm serve hangs, HCCL timeout after 30 minutes")
+    if "Less likely:" in r.out:
+        folded = r.out.split("Less likely:", 1)[1]
+        assert "Root cause" not in folded and "Temporary fix" not in folded

@@ -10,12 +10,14 @@ L = {
            "search": "Try", "decisive": "Decisive line", "inputs": "Read", "lines": "lines", "cann": "CANN says",
            "confirmed": "confirmed by", "ruled": "made unlikely by", "seen": "seen", "times": "times", "ranks": "ranks",
            "facts": "Facts used", "more": "more finding(s); use --top to see them",
-           "stalls": "Progress that stopped (last state below 100%)"},
+           "stalls": "Progress that stopped (last state below 100%)", "files": "files under",
+           "less": "Less likely"},
     "zh": {"title": "诊断结果", "score": "得分", "why": "依据", "root": "根因", "none": "未匹配到已知原因。",
            "codes": "发现的错误码", "first": "最早出现的错误", "search": "可尝试", "decisive": "关键行",
            "inputs": "已读取", "lines": "行", "cann": "CANN 提示", "confirmed": "环境信息佐证", "ruled": "环境信息不符",
            "seen": "出现", "times": "次", "ranks": "rank", "facts": "使用的环境信息", "more": "个其他结果；用 --top 查看",
-           "stalls": "停止推进的进度条（最后状态未到 100%）"},
+           "stalls": "停止推进的进度条（最后状态未到 100%）", "files": "个文件，位于",
+           "less": "可能性较低"},
 }
 
 
@@ -23,14 +25,39 @@ def _where(source: str, line: int) -> str:
     return f"{source}:{line}" if line else source
 
 
+#: findings below this score are listed on one line after the others (no root cause, no fixes)
+FOLD_BELOW = 0.3
+#: more inputs than this are summarised by their folder
+LIST_INPUTS = 5
+
+
+def inputs_summary(inputs: list[str], lang: str = "en") -> str:
+    """``a.log, b.log`` or, for many files, ``200 files under /var/log/npu``."""
+    import os
+
+    lb = L.get(lang, L["en"])
+    if len(inputs) <= LIST_INPUTS:
+        return ", ".join(inputs) or "-"
+    paths = [i for i in inputs if not i.startswith("<")]
+    try:
+        root = os.path.commonpath(paths) if paths else ""
+    except ValueError:
+        root = ""
+    where = root if root and root not in paths else (os.path.dirname(root) if root else "")
+    return f"{len(inputs)} {lb['files']} {where or '.'}"
+
+
 def print_diagnosis(console, d, lang: str = "en", top: int = 3, verbose: bool = False) -> None:
     lb = L.get(lang, L["en"])
-    console.print(f"[bold]{lb['title']}[/bold]  [dim]{lb['inputs']} {esc(', '.join(d.inputs) or '-')} · "
-                  f"{d.lines_read} {lb['lines']}[/dim]")
+    console.print(f"[bold]{lb['title']}[/bold]  [dim]{lb['inputs']} {esc(inputs_summary(d.inputs, lang))} · "
+                  f"{d.lines_read:,} {lb['lines']}[/dim]")
     for n in d.notes:
         style = "red" if n.level == "error" else "yellow" if n.level == "warning" else "dim"
         console.print(f"[{style}]{esc(n.source)}: {esc(n.message)}[/{style}]")
-    shown = d.findings[:top]
+    listed = d.findings[:top]
+    # the first finding in full whatever its score; after it, the unlikely ones on one line each
+    shown = [f for i, f in enumerate(listed) if i == 0 or f.score >= FOLD_BELOW or verbose]
+    folded = [f for f in listed if f not in shown]
     if not shown:
         console.print(f"\n[bold yellow]{lb['none']}[/bold yellow]")
     for i, f in enumerate(shown, start=1):
@@ -56,6 +83,10 @@ def print_diagnosis(console, d, lang: str = "en", top: int = 3, verbose: bool = 
             console.print(f"   [yellow]✗ {lb['ruled']}: {esc(note)}[/yellow]")
         console.print(f"   [bold]{lb['root']}:[/bold] {esc(t(p.root_cause, lang))}")
         print_fixes(console, p.fixes, lang, indent="   ")
+    if folded:
+        console.print(f"\n[bold]{lb['less']}:[/bold]")
+        for i, f in enumerate(folded, start=len(shown) + 1):
+            console.print(f"   {i}. [dim]{f.score:.2f}[/dim] {esc(t(f.problem.title, lang))}  [dim]{esc(f.id)}[/dim]")
     if len(d.findings) > top:
         console.print(f"\n[dim]+{len(d.findings) - top} {lb['more']}[/dim]")
     if d.decisive is not None and (not shown or verbose):
