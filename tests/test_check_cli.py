@@ -179,3 +179,12 @@ def test_check_never_imports_textual():
             "assert 'textual' not in sys.modules, 'textual imported'; print('ok')")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.stdout.strip() == "ok", res.stderr
+
+
+def test_junit_warning_type_is_the_documented_word(cli, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    out = tmp_path / "r.xml"
+    cli("check", "--sim", "kernel-6-hdk-25.5-weight-hang", "--fail-on", "warning", "--junit", str(out))
+    types = {el.get("type") for el in ET.parse(out).iter("failure")}
+    assert "warning" in types and "warn" not in types

@@ -32,7 +32,7 @@ def check_junit(report: CheckReport) -> str:
                                          f"Problem: {r.problem}", *(_clean(e) for e in r.evidence)) if x)
             if r.status == "FAIL" or (r.status == "WARN" and warn_fails):
                 counts["failures"] += 1
-                el = ET.SubElement(case, "failure", message=msg, type=r.status.lower())
+                el = ET.SubElement(case, "failure", message=msg, type="warning" if r.status == "WARN" else "fail")
                 el.text = body
             elif r.status == "ERROR":
                 counts["errors"] += 1
