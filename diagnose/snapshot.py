@@ -68,10 +68,18 @@ def write_snapshot(snap: Snapshot, path: str, overwrite: bool = True) -> None:
     write_file(path, snap.to_json() + "\n", mode=0o600, overwrite=overwrite)
 
 
+#: a snapshot ascend-doctor writes is tens of kB (command outputs are capped at 8 MiB each); a larger
+#: file is refused before it is parsed, so a foreign or doctored one cannot take minutes and gigabytes
+MAX_SNAPSHOT = 64 * 1024 * 1024
+
+
 def load_snapshot(path: str) -> Snapshot:
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        with open(path, "rb") as f:
+            raw = f.read(MAX_SNAPSHOT + 1)
+        if len(raw) > MAX_SNAPSHOT:
+            raise SnapshotError(f"{path} is larger than {MAX_SNAPSHOT >> 20} MiB: not a snapshot ascend-doctor wrote")
+        data = json.loads(raw.decode("utf-8"))
     except FileNotFoundError as exc:
         raise SnapshotError(f"snapshot file not found: {path}") from exc
     except (OSError, UnicodeDecodeError) as exc:

@@ -23,7 +23,13 @@ MINI_KB = FIXTURES / "kb-mini"
 @pytest.fixture(scope="session")
 def session_dirs(tmp_path_factory):
     base = tmp_path_factory.mktemp("ascend-doctor-home")
-    return {"cache": base / "cache", "data": base / "data"}
+    dirs = {"cache": base / "cache", "data": base / "data"}
+    # build the session's knowledge base before any test runs, so that no test's output depends on
+    # whether it happened to be the one that built it (the build prints a one-time notice)
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    KnowledgeBase(dirs["cache"] / "ascend-doctor" / "kb.sqlite", overlays=[]).close()
+    return dirs
 
 
 @pytest.fixture(autouse=True)

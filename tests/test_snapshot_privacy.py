@@ -105,3 +105,13 @@ def test_a_full_disk_leaves_the_old_file(monkeypatch, tmp_path):
         raise AssertionError("no error on a full disk")
     assert old.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def test_a_huge_replay_file_is_refused_before_it_is_parsed(cli, tmp_path, monkeypatch):
+    from ascend_doctor.diagnose import snapshot
+
+    monkeypatch.setattr(snapshot, "MAX_SNAPSHOT", 1024)
+    p = tmp_path / "big.json"
+    p.write_text('{"format": "x", "pad": "' + "a" * 4096 + '"}')
+    r = cli("check", "--replay", str(p))
+    assert r.code == 2 and "larger than" in r.err
