@@ -188,3 +188,30 @@ def test_junit_warning_type_is_the_documented_word(cli, tmp_path):
     cli("check", "--sim", "kernel-6-hdk-25.5-weight-hang", "--fail-on", "warning", "--junit", str(out))
     types = {el.get("type") for el in ET.parse(out).iter("failure")}
     assert "warning" in types and "warn" not in types
+
+
+def test_the_python_checked_is_the_users_workload_interpreter(tmp_path, monkeypatch):
+    """Installed in its own venv, ascend-doctor must still inspect the venv / conda env the user works in."""
+    import os
+    import sys
+
+    from ascend_doctor.diagnose.cli.errors import UsageError
+    from ascend_doctor.diagnose.cli.machine import workload_python
+
+    venv = tmp_path / "work-venv"
+    (venv / "bin").mkdir(parents=True)
+    os.symlink(sys.executable, venv / "bin" / "python")
+    assert workload_python(None, {"VIRTUAL_ENV": str(venv), "PATH": "/usr/bin"}) == str(venv / "bin" / "python")
+    assert workload_python(None, {"CONDA_PREFIX": str(venv), "PATH": "/usr/bin"}) == str(venv / "bin" / "python")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    os.symlink(sys.executable, bindir / "python3")
+    assert workload_python(None, {"PATH": str(bindir)}) == str(bindir / "python3")
+    assert workload_python(None, {"PATH": str(tmp_path / "none")}) == sys.executable
+    with pytest.raises(UsageError):
+        workload_python("/nonexistent/python", {})
+
+
+def test_a_bad_python_is_a_usage_error(cli):
+    r = cli("check", "--python", "/nonexistent/python")
+    assert r.code == 2 and "not an executable file" in r.err

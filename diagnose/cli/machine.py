@@ -18,7 +18,8 @@ def add_machine_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--replay", metavar="FILE", default=None,
                    help="look at the machine recorded in a snapshot file ('ascend-doctor snapshot')")
     parser.add_argument("--python", metavar="PATH", default=None,
-                        help="Python interpreter whose packages are inspected (default: the current one)")
+                        help="Python interpreter whose packages are inspected (default: the active venv or conda "
+                             "environment, else python3 on PATH, else the one running ascend-doctor)")
     parser.add_argument("--timeout", metavar="SECONDS", type=float, default=10.0,
                         help="time-out of each command run on the machine (default 10)")
 
@@ -40,7 +41,30 @@ def make_system(args: argparse.Namespace):
         except SnapshotError as exc:
             raise InputError(str(exc)) from exc
         return snap.system(), args.python or snap.python
-    return RealSystem(), args.python
+    return RealSystem(), workload_python(getattr(args, "python", None))
+
+
+def workload_python(given: str | None, env: dict[str, str] | None = None) -> str:
+    """The interpreter the user runs their workload with, whose packages the check inspects: ``--python``
+    (it must be an executable file), else the active virtualenv or conda environment, else ``python3``
+    on PATH, else the one running ascend-doctor (installed in its own venv, that one would hide torch,
+    torch_npu and vLLM from the check)."""
+    import os
+    import shutil
+    import sys
+
+    env = os.environ if env is None else env
+    if given:
+        if not (os.path.isfile(given) and os.access(given, os.X_OK)):
+            raise UsageError(f"--python {given}: not an executable file")
+        return given
+    for var in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        root = env.get(var)
+        if root:
+            exe = os.path.join(root, "bin", "python")
+            if os.path.isfile(exe) and os.access(exe, os.X_OK):
+                return exe
+    return shutil.which("python3", path=env.get("PATH")) or sys.executable
 
 
 def collect_facts(args: argparse.Namespace):

@@ -37,6 +37,7 @@ ENV_FACTS = [
     ("Hardware", "hardware.family"), ("NPU", "npu.chip_name"), ("NPUs", "npu.count"),
     ("Driver (HDK)", "driver.version"), ("Firmware", "firmware.version"), ("CANN", "cann.version"),
     ("NNAL ATB", "nnal.atb.version"), ("MindIE", "mindie.version"), ("Python", "python.version"),
+    ("Python checked", "python.executable"),
     ("torch", "pkg.torch"), ("torch_npu", "pkg.torch_npu"), ("vllm", "pkg.vllm"), ("vllm-ascend", "pkg.vllm_ascend"),
     ("sglang", "pkg.sglang"), ("numpy", "pkg.numpy"), ("Kernel", "kernel.release"), ("OS", "os.pretty_name"),
     ("Arch", "arch"), ("Container", "container.kind"),

@@ -27,7 +27,8 @@ def print_check(console, report: CheckReport, verbose: bool = False) -> None:
     console.print(head)
     env = report.environment()
     if env:
-        console.print("[dim]" + esc(" · ".join(f"{k} {v}" for k, v in env[:9])) + "[/dim]")
+        # every known component: the one that fails (torch_npu at the end of the list) must not be cut
+        console.print("[dim]" + esc(" · ".join(f"{k} {v}" for k, v in env)) + "[/dim]")
     console.print()
     for group, results in report.grouped():
         g = worst(r.status for r in results if r.status != "SKIP") if any(r.status != "SKIP" for r in results) else "SKIP"

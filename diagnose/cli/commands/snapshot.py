@@ -31,8 +31,12 @@ def run(args) -> int:
 
     if not 0 < args.timeout <= 3600:  # also refuses nan
         raise UsageError("--timeout must be between 0 and 3600 seconds")
+    from ..machine import workload_python
+
     system = None
     python = args.python
+    if not args.sim:
+        python = workload_python(args.python)
     if args.sim:
         try:
             system = SimulatedSystem(args.sim)
