@@ -59,6 +59,11 @@ class Group:
     id: str
     title: dict[str, str]
     order: int
+    # one command that fixes the whole group when several of its rules fail together (e.g. the full
+    # 'docker run' line for a container started without the devices and driver mounts), and its source
+    fix_all: dict[str, str] = field(default_factory=dict)
+    fix_all_command: str = ""
+    fix_all_source: str = ""
 
 
 @dataclass
@@ -122,7 +127,9 @@ def _load_toml(path: Path) -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def load_groups() -> tuple[Group, ...]:
     data = _load_toml(GROUPS_FILE)
-    return tuple(sorted((Group(g["id"], dict(g["title"]), int(g["order"])) for g in data.get("group", [])),
+    return tuple(sorted((Group(g["id"], dict(g["title"]), int(g["order"]), dict(g.get("fix_all", {})),
+                               str(g.get("fix_all_command", "")), str(g.get("fix_all_source", "")))
+                         for g in data.get("group", [])),
                         key=lambda g: g.order))
 
 

@@ -215,3 +215,27 @@ def test_the_python_checked_is_the_users_workload_interpreter(tmp_path, monkeypa
 def test_a_bad_python_is_a_usage_error(cli):
     r = cli("check", "--python", "/nonexistent/python")
     assert r.code == 2 and "not an executable file" in r.err
+
+
+def test_a_top_line_verdict_and_one_docker_run_line(cli):
+    r = cli("check", "--sim", "container-missing-device-nodes")
+    lines = r.out.splitlines()
+    assert any("problem(s) found" in ln for ln in lines[:8])
+    docker = [ln for ln in lines if ln.startswith("docker run")]
+    assert len(docker) == 1 and "--device /dev/devmm_svm" in docker[0] and "/usr/local/Ascend/driver/lib64" in docker[0]
+    r = cli("check", "--sim", "healthy-a2-host")
+    assert "Everything looks right." in r.out or "could not run" in r.out
+    r = cli("check", "--sim", "container-missing-device-nodes", "--format", "markdown")
+    assert "problem(s) found" in r.out and "```\ndocker run" in r.out
+
+
+def test_a_machine_without_ascend_says_so():
+    from ascend_doctor.diagnose.render.check_common import no_ascend
+    from ascend_doctor.rules.facts import Fact, FactSet
+
+    bare = FactSet()
+    bare.add(Fact("dev.nodes", [], "ok", "/dev"))
+    bare.add(Fact("npu_smi.path", None, "missing", "PATH"))
+    assert no_ascend(bare)
+    bare.add(Fact("pkg.torch_npu", "2.7.1", "ok", "python"))
+    assert not no_ascend(bare)

@@ -101,3 +101,60 @@ def summary_line(report: CheckReport) -> str:
     lang = report.lang
     parts = [f"{s[k.lower()]} {label(k, lang)}" for k in ("PASS", "WARN", "FAIL", "ERROR", "SKIP") if s[k.lower()]]
     return ", ".join(parts) if parts else "0 " + label("rules", lang)
+
+
+# -- the top line and the group-wide fixes ----------------------------------------------------------------
+
+VERDICT = {
+    "en": {"no_ascend": "No Ascend device, driver or software found here. If this is meant to be an Ascend "
+                        "container, it was started without the NPU devices and the driver mounts.",
+           "ok": "Everything looks right.",
+           "ok_errors": "Nothing wrong found, but {n} check(s) could not run (see ?).",
+           "problems": "{n} problem(s) found ({fail} failing, {warn} warning).",
+           "group_fix": "One command for the {group} problems"},
+    "zh": {"no_ascend": "本机未发现昇腾设备、驱动或软件。若这是一个昇腾容器，说明启动时没有映射 NPU 设备与驱动目录。",
+           "ok": "一切正常。",
+           "ok_errors": "未发现问题，但有 {n} 项检查无法执行（见 ?）。",
+           "problems": "发现 {n} 个问题（{fail} 个失败，{warn} 个警告）。",
+           "group_fix": "一条命令修复“{group}”中的问题"},
+}
+
+
+def _has(facts, key: str) -> bool:
+    f = facts.get(key)
+    return f is not None and f.ok and f.value not in (None, "", [], False)
+
+
+def no_ascend(facts) -> bool:
+    """Nothing Ascend at all: no NPU device node, no npu-smi, no driver, no CANN, no NPU framework."""
+    nodes = facts.value("dev.nodes") if _has(facts, "dev.nodes") else []
+    return not any(str(n).startswith(("davinci", "vdavinci")) for n in nodes or []) and not any(
+        _has(facts, k) for k in ("npu_smi.path", "driver.installed", "driver.version", "cann.version",
+                                 "pkg.torch_npu", "pkg.mindie_llm", "pkg.vllm_ascend"))
+
+
+def verdict(report: CheckReport) -> tuple[str, str]:
+    """(kind, sentence) for the top of the report: no_ascend, ok, ok_errors or problems."""
+    texts = VERDICT.get(report.lang, VERDICT["en"])
+    s = report.summary()
+    if no_ascend(report.facts):
+        return "no_ascend", texts["no_ascend"]
+    if s["fail"] or s["warn"]:
+        return "problems", texts["problems"].format(n=s["fail"] + s["warn"], fail=s["fail"], warn=s["warn"])
+    if s["error"]:
+        return "ok_errors", texts["ok_errors"].format(n=s["error"])
+    return "ok", texts["ok"]
+
+
+def group_fixes(report: CheckReport) -> list[tuple[str, str, str, str]]:
+    """(heading, text, command, source) for each group with a fix of its own where two or more of its
+    rules fail or warn: one command instead of one per rule."""
+    texts = VERDICT.get(report.lang, VERDICT["en"])
+    out = []
+    for group, results in report.grouped():
+        if getattr(group, "fix_all_command", "") and sum(r.status in ("FAIL", "WARN") for r in results) >= 2:
+            title = group.title.get(report.lang) or group.title["en"]
+            text = group.fix_all.get(report.lang) or group.fix_all.get("en", "")
+            out.append((texts["group_fix"].format(group=title), text, group.fix_all_command, group.fix_all_source))
+    return out
+

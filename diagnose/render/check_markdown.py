@@ -1,7 +1,7 @@
 """``check`` as Markdown to paste into a vLLM-Ascend or MindIE issue: environment plus findings."""
 from __future__ import annotations
 
-from .check_common import EMOJI, CheckReport, label, summary_line
+from .check_common import EMOJI, CheckReport, group_fixes, label, summary_line, verdict
 from .console import visible
 
 
@@ -14,7 +14,9 @@ def _cell(text: str) -> str:
 def check_markdown(report: CheckReport) -> str:
     lang = report.lang
     L = lambda k: label(k, lang)  # noqa: E731
-    out = [f"### {L('title')}", ""]
+    out = [f"### {L('title')}", "", f"**{_cell(verdict(report)[1])}**", ""]
+    for heading, text, command, source in group_fixes(report):
+        out += [f"{_cell(heading)}: {_cell(text)}", "", "```", command, "```", f"<sub>{_cell(source)}</sub>", ""]
     env = report.environment()
     if env:
         out += [f"**{L('environment')}**", "", "| | |", "|---|---|"]

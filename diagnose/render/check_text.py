@@ -5,7 +5,7 @@ Everything that comes from the machine (fact values, messages built from them) i
 """
 from __future__ import annotations
 
-from .check_common import GLYPH, STYLE, CheckReport, label, summary_line, worst
+from .check_common import GLYPH, STYLE, CheckReport, group_fixes, label, summary_line, verdict, worst
 from .console import esc
 
 
@@ -29,6 +29,13 @@ def print_check(console, report: CheckReport, verbose: bool = False) -> None:
     if env:
         # every known component: the one that fails (torch_npu at the end of the list) must not be cut
         console.print("[dim]" + esc(" · ".join(f"{k} {v}" for k, v in env)) + "[/dim]")
+    kind, sentence = verdict(report)
+    style = {"ok": "bold green", "ok_errors": "bold yellow", "problems": "bold red", "no_ascend": "bold yellow"}[kind]
+    console.print(f"[{style}]{esc(sentence)}[/{style}]")
+    for heading, text, command, source in group_fixes(report):
+        console.print(f"[bold]{esc(heading)}:[/bold] {esc(text)}")
+        console.print(esc(command), soft_wrap=True)          # one line, ready to copy
+        console.print(f"[dim]{esc(source)}[/dim]")
     console.print()
     for group, results in report.grouped():
         g = worst(r.status for r in results if r.status != "SKIP") if any(r.status != "SKIP" for r in results) else "SKIP"
