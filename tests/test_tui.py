@@ -86,11 +86,25 @@ def test_check_broken_profile_open_finding_copy_and_open(tui_kb):
             assert "Root cause" in detail or "root cause" in detail.lower()
             assert problem.root_cause["en"][:40] in detail
             assert "dev.nodes" in detail                           # evidence
-            # c copies the first fix command of the linked problem to the app's clipboard
+            # c copies the fix: for a container started without its devices, the whole docker run line
             await pilot.press("c")
             await pilot.pause()
-            assert app.clipboard and app.clipboard == pane.first_command(r)
-            assert any(app.clipboard == st.get("command") for fx in problem.fixes for st in fx["steps"])
+            assert app.clipboard and app.clipboard == pane.fix_command(r)
+            assert app.clipboard.startswith("docker run") and "--device /dev/devmm_svm" in app.clipboard
+            # on a passing row c copies nothing
+            app.copy_to_clipboard("")
+            for _ in range(table.row_count):
+                if pane.current().status == "PASS":
+                    break
+                await pilot.press("up")
+            assert pane.current().status == "PASS"
+            await pilot.press("c")
+            await pilot.pause()
+            assert app.clipboard == "" and pane.fix_command(pane.current()) == ""
+            for _ in range(table.row_count):
+                if pane.current().rule_id == "AD-CONT-001":
+                    break
+                await pilot.press("down")
             # o opens the problem on the Knowledge screen
             await pilot.press("o")
             await settle(app, pilot, lambda: not app.query_one("#knowledge-pane").searching)

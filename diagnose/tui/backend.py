@@ -22,6 +22,7 @@ class CheckRow:
     _texts: dict = field(repr=False, default_factory=dict)
     order: int = 99                      # the group's place, as the CLI prints them
     group_texts: dict = field(repr=False, default_factory=dict)
+    group_command: str = ""              # the group's one fix command (groups.toml fix_all_command)
 
     def group_title(self, lang: str) -> str:
         return self.group_texts.get(lang) or self.group_texts.get("en") or self.group
@@ -42,6 +43,7 @@ def run_check(kb, facts) -> list[CheckRow]:
 
     groups = {g.id: g.title for g in load_groups()}
     order = {g.id: g.order for g in load_groups()}
+    commands = {g.id: g.fix_all_command for g in load_groups()}
     rows = []
     for r in run_rules(load_rules(), facts, compat=kb.compat):
         evidence = []
@@ -50,7 +52,8 @@ def run_check(kb, facts) -> list[CheckRow]:
             evidence.append((k.strip(), v.strip()) if v else (str(e), ""))
         rows.append(CheckRow(r.rule, groups.get(r.group, {}).get("en", r.group), r.status, r.severity, r.problem,
                              evidence, {"title": r.title, "message": r.message, "fix": r.fix},
-                             order=order.get(r.group, 99), group_texts=groups.get(r.group, {})))
+                             order=order.get(r.group, 99), group_texts=groups.get(r.group, {}),
+                             group_command=commands.get(r.group, "")))
     return rows
 
 

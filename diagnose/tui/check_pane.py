@@ -1,6 +1,8 @@
 """Check screen: runs the environment check live and explains each result."""
 from __future__ import annotations
 
+import re
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,6 +13,9 @@ from .text import markdown_view, md_code, md_escape, safe
 
 from ..render.check_common import GLYPH as GLYPHS, STYLE as STYLES   # the same glyphs as the CLI
 ORDER = {"FAIL": 0, "ERROR": 1, "WARN": 2, "PASS": 3, "SKIP": 4}
+#: commands that only look (the diagnostic first steps of many fixes), never what "copy fix" copies
+LOOK_ONLY = re.compile(r"^(?:sudo\s+)?(?:ls|cat|grep|head|tail|echo|env|which|command -v|uname|dmesg|id|stat|"
+                       r"npu-smi info|pip (?:list|show)|python3? -c|docker (?:ps|inspect)|kubectl (?:get|describe))\b")
 PROBLEMS = ("FAIL", "ERROR", "WARN")
 
 
@@ -178,26 +183,40 @@ class CheckPane(Vertical):
                     f"**{label('root_cause', self.lang)}:** {t(p.root_cause, self.lang)}", ""]
             out += fixes_markdown(p.fixes, self.lang)
             keys = "Enter / o: open in Knowledge"
-            if self.first_command(r):
-                keys += " · c: copy the first fix command"
+            if self.fix_command(r):
+                keys += " · c: copy the fix command"
             out += ["", f"*{keys}*"]
         return "\n".join(out)
 
-    def first_command(self, r) -> str:
-        p = self.kb.problem(r.problem) if r is not None and r.problem else None
+    def fix_command(self, r) -> str:
+        """The command that fixes a failing or warning result: its group's one command where the group has
+        one (a container started without its devices: the whole docker run line), else the first step
+        of its problem's fixes that changes something (not a look such as ls, cat or npu-smi info).
+        Nothing for a result that passed, was skipped or could not be checked."""
+        if r is None or r.status not in ("FAIL", "WARN"):
+            return ""
+        if r.group_command:
+            return r.group_command
+        p = self.kb.problem(r.problem) if r.problem else None
         for fx in sorted(p.fixes if p else [], key=lambda f: f["kind"] != "workaround"):
             for st in fx["steps"]:
-                if st.get("command"):
-                    return st["command"]
+                cmd = (st.get("command") or "").strip()
+                if cmd and not LOOK_ONLY.match(cmd):
+                    return cmd
         return ""
 
     def action_copy_fix(self) -> None:
-        cmd = self.first_command(self.current())
+        r = self.current()
+        cmd = self.fix_command(r)
         if not cmd:
-            self.app.notify("no fix command for this result", severity="warning")
+            why = ("this check passed or did not apply: nothing to fix" if r is not None and r.status in ("PASS", "SKIP")
+                   else "no fix command for this result (see the text on the right)")
+            self.app.notify(why, severity="information" if r is not None and r.status in ("PASS", "SKIP") else "warning")
             return
+        # OSC 52 reaches the clipboard only where the terminal allows it; the command is shown in full
+        # either way, ready to select
         self.app.copy_to_clipboard(cmd)
-        self.app.notify(f"copied: {cmd}", markup=False)
+        self.app.notify(f"sent to the clipboard (if your terminal accepts it): {cmd}", markup=False, timeout=15)
 
     def action_open_problem(self) -> None:
         r = self.current()
