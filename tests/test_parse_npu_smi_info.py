@@ -193,3 +193,15 @@ def test_truncated_table_keeps_what_is_there_and_says_so():
 def test_unrecognised_text_is_unparsed_with_a_reason(text, reason):
     r = parse(text, "npu-smi-info")
     assert r.status == "unparsed" and reason in r.reason and r.value is None
+
+
+def test_an_excerpt_without_the_process_header_invents_no_device():
+    """Newcomer test: an A5 excerpt ending at 'No running processes found in NPU 0' gave a second,
+    all-empty device."""
+    lines = (S / "own/npu-smi-info-a5-950-npu-id-name.txt").read_text().splitlines()
+    cut = "\n".join(lines[:8] + ["| No running processes found in NPU 0" + " " * 61 + "|"])
+    from ascend_doctor.diagnose.parsers import npu_smi_info
+
+    v = npu_smi_info.parse(cut).value
+    assert [(d["npu_id"], d["name"]) for d in v["devices"]] == [(0, "Ascend950PR")]
+    assert v["idle_npus"] == [0]

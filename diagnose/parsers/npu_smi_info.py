@@ -246,6 +246,12 @@ def parse(text: str) -> ParseResult:
             in_proc = True
             has_cpid = any("container" in c.lower() for c in cells)
             continue
+        if not in_proc and NO_PROC.search(s):
+            # an excerpt that lost the process table's header: this row starts it, it is no device
+            if pending is not None:
+                devices.append(_device_from_rows(pending[0], None, layout, shape, notes, pending[1]))
+                pending = None
+            in_proc = True
         if in_proc:
             mnp = NO_PROC.search(s)
             if mnp:
