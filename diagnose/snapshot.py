@@ -45,8 +45,28 @@ class Snapshot:
                            "calls": self.calls}, ensure_ascii=False, indent=1, sort_keys=True)
 
 
+def redaction_report(raw: dict[str, dict[str, Any]], kept: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """What a private snapshot left out of the recording: answers dropped per kind (other processes'
+    open files, unrelated mounts), environment variable names dropped, outputs changed (serials, UUIDs)."""
+    def kind(k: str) -> str:
+        return json.loads(k)[0]
+
+    dropped: dict[str, int] = {}
+    for k in raw:
+        if k not in kept:
+            dropped[kind(k)] = dropped.get(kind(k), 0) + 1
+    env_key = json.dumps(["env"], separators=(",", ":"))
+    env_raw = (raw.get(env_key) or {}).get("value") or {}
+    env_kept = (kept.get(env_key) or {}).get("value") or {}
+    changed = sorted({kind(k) for k in kept if k in raw and kept[k] != raw[k] and kind(k) != "env"})
+    return {"answers_kept": len(kept), "answers_dropped": dropped,
+            "env_kept": sorted(env_kept), "env_dropped": sorted(set(env_raw) - set(env_kept)),
+            "env_values_changed": sorted(n for n in env_kept if env_kept[n] != env_raw.get(n)),
+            "outputs_changed": changed}
+
+
 def take_snapshot(system: System | None = None, python: str | None = None, timeout: float = 10.0,
-                  include_hostname: bool = False) -> Snapshot:
+                  include_hostname: bool = False, report: dict | None = None) -> Snapshot:
     from ascend_doctor import __version__
 
     from .probes import collect
@@ -57,6 +77,8 @@ def take_snapshot(system: System | None = None, python: str | None = None, timeo
     python = python or sys.executable
     collect(rec, python=python, timeout=timeout)
     calls = scrub(rec.calls, env_allowed, include_hostname=include_hostname)
+    if report is not None:
+        report.update(redaction_report(rec.calls, calls))
     facts = collect(ReplaySystem(calls), python=python, timeout=timeout)
     meta = {"tool_version": __version__, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "python": python,
             "timeout": timeout, "origin": inner.origin, "include_hostname": include_hostname}

@@ -115,3 +115,13 @@ def test_a_huge_replay_file_is_refused_before_it_is_parsed(cli, tmp_path, monkey
     p.write_text('{"format": "x", "pad": "' + "a" * 4096 + '"}')
     r = cli("check", "--replay", str(p))
     assert r.code == 2 and "larger than" in r.err
+
+
+def test_preview_shows_what_is_kept_and_left_out_and_writes_nothing(cli_proc, tmp_path):
+    env = {**os.environ, "MINDIE_DB_PWD": "pw1", "VLLM_ENDPOINT": "https://admin:hunter2@10.9.9.9:8000"}
+    r = cli_proc("snapshot", "--preview", env=env)
+    assert r.code == 0, r.err
+    assert "environment left out:" in r.out and "MINDIE_DB_PWD" in r.out      # a name, never its value
+    assert "credentials removed from: VLLM_ENDPOINT" in r.out
+    assert "pw1" not in r.out and "hunter2" not in r.out
+    assert not list(tmp_path.iterdir())

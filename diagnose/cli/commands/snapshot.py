@@ -9,7 +9,9 @@ DESCRIPTION = ("Record every probe's raw output and status on this machine into 
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("-o", "--output", metavar="FILE", required=True,
+    parser.add_argument("--preview", action="store_true",
+                        help="show what the snapshot would hold and what it leaves out, write nothing")
+    parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="snapshot file to write ('-' for standard output); an existing file is kept unless --force")
     parser.add_argument("--force", action="store_true", help="replace an existing output file")
     parser.add_argument("--include-hostname", action="store_true", help="keep the host name in the snapshot")
@@ -43,9 +45,18 @@ def run(args) -> int:
         except ProfileError as exc:
             raise UsageError(str(exc)) from exc
         python = python or system.profile.python.get("executable") or "python3"
-    if args.output != "-" and os.path.lexists(args.output) and not args.force and not os.path.isdir(args.output):
+    if not args.preview and not args.output:
+        raise UsageError("snapshot needs -o FILE (or -o - for standard output), or --preview")
+    if args.output and args.output != "-" and os.path.lexists(args.output) and not args.force \
+            and not os.path.isdir(args.output):
         raise InputError(f"{args.output} exists; choose another name or add --force to replace it")
-    snap = take_snapshot(system, python=python, timeout=args.timeout, include_hostname=args.include_hostname)
+    report: dict = {}
+    snap = take_snapshot(system, python=python, timeout=args.timeout, include_hostname=args.include_hostname,
+                         report=report)
+    if args.preview:
+        _print_preview(snap, report)
+        if not args.output:
+            return 0
     try:
         write_snapshot(snap, args.output, overwrite=args.force)
     except OSError as exc:
@@ -54,3 +65,22 @@ def run(args) -> int:
     sys.stderr.write(f"wrote {'standard output' if args.output == '-' else args.output}: {len(snap.facts)} facts ({bad} not ok), "
                      f"{len(snap.calls)} recorded answers; mode 0600\n")
     return 0
+
+
+def _print_preview(snap, report: dict) -> None:
+    from ...render.console import visible
+
+    bad = sum(1 for f in snap.facts if f["status"] != "ok")
+    lines = [f"would write: {len(snap.facts)} facts ({bad} not ok), {report['answers_kept']} recorded answers "
+             "(command outputs, files, the environment below); mode 0600",
+             "environment kept: " + (", ".join(report["env_kept"]) or "-"),
+             "environment left out: " + (", ".join(report["env_dropped"]) or "-"),
+             "credentials removed from: " + (", ".join(report["env_values_changed"]) or "-"),
+             "answers left out: " + (", ".join(f"{n} {k}" for k, n in sorted(report["answers_dropped"].items())) or "-")
+             + " (other processes' open files, mounts that are not Ascend's)",
+             "answers scrubbed (serial numbers, UUIDs, other processes, unrelated mounts): "
+             + (", ".join(report["outputs_changed"]) or "-"),
+             "host name: " + ("kept" if snap.meta.get("include_hostname") else "removed"),
+             "device addresses (HCCL_IF_IP, hccn.conf) are kept: fleet checks compare them"]
+    for ln in lines:
+        print(visible(ln))
