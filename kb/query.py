@@ -104,6 +104,12 @@ class KnowledgeBase:
     def close(self) -> None:
         self._engine.dispose()
 
+    @cached_property
+    def content_hash(self) -> str:
+        """The hash of the knowledge the database was built from (a key for caches derived from it)."""
+        rows = self._rows("SELECT value FROM kb_meta WHERE key = 'content_hash'")
+        return rows[0]["value"] if rows else ""
+
     def __enter__(self) -> "KnowledgeBase":
         return self
 

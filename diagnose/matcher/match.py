@@ -22,6 +22,7 @@ from ascend_doctor.rules.facts import FactSet
 
 from .model import CodeSummary, Diagnosis, Finding, Support
 from .retrieval import IDENT, Retriever
+from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
 
 CODE_WEIGHT = 0.45
@@ -210,7 +211,7 @@ class Matcher:
 
     @cached_property
     def _retriever(self) -> Retriever:
-        return Retriever(self.problems.values(), self.norm)
+        return cached_retriever(self.kb, self.problems.values(), self.norm)
 
     @cached_property
     def _ident_index(self) -> dict[str, list[str]]:

@@ -66,9 +66,14 @@ class Hit:
 
 
 class Retriever:
-    def __init__(self, problems, norm) -> None:
-        self.norm = norm
+    def __init__(self, problems, norm, docs: dict[str, dict[str, int]] | None = None) -> None:
+        # synonyms map single words (卡住 / 卡死 / stuck -> hang) token by token: a regex over the whole
+        # text, as search does, would cost half a second for every diagnosis
+        self.canon = {w: c for w, c in norm.canonical.items() if " " not in w}
         self.docs: dict[str, Counter] = {}
+        if docs is not None:                              # the documents from the cache (cached())
+            self.docs = {pid: Counter(d) for pid, d in docs.items()}
+            problems = []
         df: Counter = Counter()
         for p in problems:
             parts = [(p.title.get("en", ""), 3), (p.title.get("zh", ""), 3)]
@@ -81,10 +86,15 @@ class Retriever:
                     parts += [(st.get("en", ""), 1), (st.get("command") or "", 1)]
             parts += [(" ".join(p.codes), 2)]
             doc: Counter = Counter()
+            by_weight: dict[int, list[str]] = defaultdict(list)
             for text, w in parts:
-                for t in set(self.terms(text)):
+                if text:
+                    by_weight[w].append(text)
+            for w, texts in by_weight.items():            # one pass per weight: the regexes run 3 times, not 20
+                for t in set(self.terms("\n".join(texts))):
                     doc[t] += w
             self.docs[p.id] = doc
+        for doc in self.docs.values():
             df.update(doc.keys())
         n = max(len(self.docs), 1)
         self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) * (CJK_FACTOR if CJK_RUN.match(t) else 1.0)
@@ -102,12 +112,12 @@ class Retriever:
         """Identifiers whole (before synonyms, which never apply inside them), then the words and
         Chinese character pairs of the normalised rest."""
         out = [m.group(0).lower() for m in IDENT.finditer(text)]
-        rest = IDENT.sub(" ", text)
-        low = self.norm.normalize(rest)
-        out += [w for w in WORD.findall(low) if len(w) > 2 and w not in STOP]
+        low = IDENT.sub(" ", text).lower()
+        canon = self.canon
+        out += [canon.get(w, w) for w in WORD.findall(low) if len(w) > 2 and w not in STOP]
         for run in CJK_RUN.findall(low):
-            out += [g for g in (run[i:i + 2] for i in range(len(run) - 1)) if g not in CJK_STOP]
-            if len(run) == 1 or len(run) == 2:
+            out += [canon.get(g, g) for g in (run[i:i + 2] for i in range(len(run) - 1)) if g not in CJK_STOP]
+            if len(run) == 1:
                 out.append(run)
         return out
 
@@ -160,6 +170,40 @@ class Retriever:
 
 #: issue-tracker tags in titles (vLLM-Ascend's [Bug]:, [Usage]:, Chinese 【问题】) and Markdown heading marks;
 #: other bracketed text ([rank0]:, [ERROR], [bold]) is not a tag
+#: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
+CACHE_VERSION = 1
+
+
+def cached(kb, problems, norm) -> Retriever:
+    """A Retriever for ``kb``, its documents read from a JSON file beside the database when one was made
+    from the same knowledge (building them costs ~0.2 s, reading them a few ms); made and written
+    otherwise (nothing happens when the directory is read-only)."""
+    import json
+    import os
+    import tempfile
+    from pathlib import Path
+
+    key = f"{CACHE_VERSION}:{getattr(kb, 'content_hash', '')}"
+    path = Path(str(getattr(kb, "path", ""))).with_suffix(".retrieval.json") if getattr(kb, "path", None) else None
+    if path is not None and key.split(":", 1)[1]:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("key") == key and isinstance(data.get("docs"), dict):
+                return Retriever([], norm, docs=data["docs"])
+        except (OSError, ValueError):
+            pass
+    r = Retriever(problems, norm)
+    if path is not None and key.split(":", 1)[1]:
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump({"key": key, "docs": {pid: dict(d) for pid, d in r.docs.items()}}, fh, ensure_ascii=False)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return r
+
+
 ISSUE_TAG = re.compile(
     r"^\s*(?:\[(?:bug|usage|feature|performance|installation|install|doc|docs|misc|rfc|new model|question|help|"
     r"enhancement|ci|bugfix|model|hardware|npu|ascend|issue|accuracy|feature request|bug report)[^\]\n]{0,20}\]\s*:?\s*"
