@@ -45,6 +45,8 @@ def _run_check(config):
     from ascend_doctor.diagnose.cli.options import default_lang
 
     opt = config.getoption
+    if opt("--ascend-doctor-sim") and opt("--ascend-doctor-replay"):
+        raise pytest.UsageError("ascend-doctor: give --ascend-doctor-sim or --ascend-doctor-replay, not both")
     args = argparse.Namespace(sim=opt("--ascend-doctor-sim"), replay=opt("--ascend-doctor-replay"), python=None,
                               timeout=10.0, kb=None, lang=None)
     try:
@@ -56,8 +58,12 @@ def _run_check(config):
         raise pytest.UsageError(f"ascend-doctor: {exc}") from exc
     path = opt("--ascend-doctor-report")
     if path:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(render(report, "json"))
+        from ascend_doctor.diagnose.files import write_error, write_file
+
+        try:
+            write_file(path, render(report, "json"))
+        except OSError as exc:
+            raise pytest.UsageError(f"ascend-doctor: {write_error(path, exc)}") from exc
     return report
 
 

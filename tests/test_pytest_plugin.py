@@ -60,3 +60,19 @@ def test_bad_profile_is_a_usage_error(pytester):
     res = pytester.runpytest_subprocess("--ascend-doctor", "--ascend-doctor-sim", "no-such-profile",
                                         "-p", "no:cacheprovider")
     assert res.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_a_bad_report_path_is_one_usage_error(pytester):
+    pytester.makepyfile(TESTS)
+    res = pytester.runpytest_subprocess("--ascend-doctor", "--ascend-doctor-sim", "healthy-a2-host",
+                                        "--ascend-doctor-report", "/nonexistent/dir/r.json", "-p", "no:cacheprovider")
+    err = res.stderr.str()
+    assert res.ret == 4 and "INTERNALERROR" not in err + res.stdout.str()
+    assert "cannot write /nonexistent/dir/r.json" in err
+
+
+def test_sim_and_replay_together_is_a_usage_error(pytester):
+    pytester.makepyfile(TESTS)
+    res = pytester.runpytest_subprocess("--ascend-doctor", "--ascend-doctor-sim", "healthy-a2-host",
+                                        "--ascend-doctor-replay", "x.json", "-p", "no:cacheprovider")
+    assert res.ret == 4 and "not both" in res.stderr.str()
