@@ -647,3 +647,32 @@ def known_fact_statuses() -> tuple[str, ...]:
 
 __all__ = ["Context", "Outcome", "ConditionError", "evaluate", "validate", "facts_used", "show", "cell_matches",
            "OPS", "VERSION_FAMILY", "OK"]
+
+
+_WORDS = {"eq": "=", "ne": "≠", "in": "is one of", "not_in": "is none of", "contains": "contains",
+          "not_contains": "does not contain", "matches": "matches", "not_matches": "does not match",
+          "version_lt": "<", "version_le": "≤", "version_gt": ">", "version_ge": "≥", "version_eq": "=",
+          "version_ne": "≠", "version_in": "is in", "version_not_in": "is not in", "status_in": "status is one of",
+          "exists": "is known", "missing": "is missing", "lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
+
+
+def describe(cond: Any) -> str:
+    """A condition tree in words, for people: ``npu_smi.path is known and not (npu_smi.info status is
+    one of timeout)``. Operators it has no word for are shown by name."""
+    if not isinstance(cond, dict):
+        return str(cond)
+    for key, joiner in (("all", " and "), ("any", " or ")):
+        if key in cond and isinstance(cond[key], list):
+            parts = [describe(c) for c in cond[key]]
+            return joiner.join(f"({p})" if (" and " in p or " or " in p) else p for p in parts)
+    if "not" in cond:
+        return f"not ({describe(cond['not'])})"
+    fact = cond.get("fact") or cond.get("matrix") or "?"
+    if cond.get("field"):
+        fact = f"{fact}.{cond['field']}"
+    op = str(cond.get("op", ""))
+    word = _WORDS.get(op, op.replace("_", " "))
+    value = cond.get("value", cond.get("value_fact", ""))
+    if isinstance(value, list):
+        value = ", ".join(str(v) for v in value)
+    return f"{fact} {word} {value}".rstrip()

@@ -129,3 +129,19 @@ def test_facts_used():
     cond = {"all": [{"fact": "a", "op": "exists"}, {"not": {"fact": "b", "op": "eq", "value_fact": "c"}},
                     {"fact": "d", "op": "compat_has", "matrix": "m", "row": {"x": "e"}, "column": "y"}]}
     assert facts_used(cond) == ["a", "b", "c", "d", "e"]
+
+
+def test_conditions_are_described_in_words():
+    from ascend_doctor.rules.conditions import describe
+
+    cond = {"all": [{"fact": "npu_smi.path", "op": "exists"},
+                    {"not": {"fact": "npu_smi.dcmi_error", "op": "eq", "value": "-8020"}},
+                    {"any": [{"fact": "kernel.release", "op": "version_ge", "value": "6.0"},
+                             {"fact": "container.kind", "op": "in", "value": ["docker", "kubernetes"]}]}]}
+    assert describe(cond) == ("npu_smi.path is known and not (npu_smi.dcmi_error = -8020) and "
+                              "(kernel.release ≥ 6.0 or container.kind is one of docker, kubernetes)")
+
+
+def test_explain_a_rule_shows_no_raw_condition_tree(cli):
+    r = cli("explain", "AD-DRV-005")
+    assert r.code == 0 and '{"' not in r.out and "npu_smi.path is known" in r.out

@@ -1,16 +1,14 @@
 """Render rules: ``explain AD-CONT-001`` (one rule) and ``ascend-doctor rules`` (the list)."""
 from __future__ import annotations
 
-from .console import dumps_json
-
-import json
-
 from .check_common import label
 from .console import esc, t
 
 
 def _cond(cond) -> str:
-    return dumps_json(cond, ensure_ascii=False)
+    from ascend_doctor.rules.conditions import describe
+
+    return describe(cond)
 
 
 def print_rule(console, rule, lang: str) -> None:
