@@ -239,3 +239,8 @@ def test_a_machine_without_ascend_says_so():
     assert no_ascend(bare)
     bare.add(Fact("pkg.torch_npu", "2.7.1", "ok", "python"))
     assert not no_ascend(bare)
+
+
+def test_the_header_names_an_a3_by_its_soc(cli):
+    r = cli("check", "--sim", "healthy-a3-host")
+    assert "NPU Ascend910_9391" in r.out.replace("\n", " ")

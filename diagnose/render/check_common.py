@@ -34,7 +34,7 @@ LABELS = {
 
 # facts shown in the environment summary (Markdown, text header), in order
 ENV_FACTS = [
-    ("Hardware", "hardware.family"), ("NPU", "npu.chip_name"), ("NPUs", "npu.count"),
+    ("Hardware", "hardware.family"), ("NPU", ("npu.soc_version", "npu.chip_name")), ("NPUs", "npu.count"),
     ("Driver (HDK)", "driver.version"), ("Firmware", "firmware.version"), ("CANN", "cann.version"),
     ("NNAL ATB", "nnal.atb.version"), ("MindIE", "mindie.version"), ("Python", "python.version"),
     ("Python checked", "python.executable"),
@@ -81,10 +81,13 @@ class CheckReport:
         from ascend_doctor.rules.conditions import show
 
         rows = []
-        for name, key in ENV_FACTS:
-            f = self.facts.get(key)
-            if f is not None and f.ok and f.value not in (None, "", []):
-                rows.append((name, show(f.value)))
+        for name, keys in ENV_FACTS:
+            # a tuple: the first key known (the SoC, Ascend910_9391, says more than npu-smi's Ascend910)
+            for key in (keys if isinstance(keys, tuple) else (keys,)):
+                f = self.facts.get(key)
+                if f is not None and f.ok and f.value not in (None, "", []):
+                    rows.append((name, show(f.value)))
+                    break
         return rows
 
 
