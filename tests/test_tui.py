@@ -450,3 +450,18 @@ def test_chinese_interface_renders(tui_kb):
             assert r.status == "FAIL"
             assert r.title("zh") in md_source(app, "#ck-detail")
     run(go())
+
+
+def test_ask_shows_pasted_escape_sequences_as_text(tui_kb):
+    async def go():
+        app = make_app(tui_kb, "healthy-a2-host")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot, check_done(app))
+            await pilot.press("f2")
+            await settle(app, pilot)
+            area = app.query_one("#ask-text")
+            area.insert("\x1b]0;owned\x07\x1b[31mHCCL timeout\x1b[0m")
+            await pilot.pause()
+            assert "\x1b" not in area.text and "\\x1b" in area.text
+            assert "\x1b" not in screen_text(app)
+    run(go())

@@ -58,6 +58,16 @@ class AskPane(Vertical):
     def focus_main(self) -> None:
         self.query_one("#ask-text", TextArea).focus()
 
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        """Pasted text with control characters (ESC sequences from a coloured log) is shown with them made
+        visible (\x1b), never handed to the terminal; diagnosing it is unaffected (logs are cleaned)."""
+        from ..render.console import visible
+
+        area = event.text_area
+        text = area.text
+        if any(ord(c) < 32 and c not in "\n\t" or 0x7f <= ord(c) < 0xa0 for c in text):
+            area.load_text(visible(text))
+
     def set_status(self, text: str) -> None:
         self.query_one("#ask-status", Label).update(safe(text))
 
