@@ -8,7 +8,6 @@ facts stored in the file. The file is written with mode 0600.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from dataclasses import dataclass

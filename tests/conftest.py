@@ -99,3 +99,13 @@ def cli_proc():
         return CLIResult(p.returncode, p.stdout, p.stderr)
 
     return run
+
+
+def accuracy_bench():
+    """bench/accuracy.py as a module (the tests of diagnosis accuracy share its loading and scoring)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import accuracy
+    finally:
+        sys.path.pop(0)
+    return accuracy

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
-from .conftest import FIXTURES, ROOT
+from .conftest import FIXTURES, ROOT, accuracy_bench
 
 CLEAN = FIXTURES / "clean-logs"
 CASES = ROOT / "tests" / "diagnosis_cases" / "dev"
@@ -14,11 +13,7 @@ CASES = ROOT / "tests" / "diagnosis_cases" / "dev"
 
 @pytest.fixture(scope="module")
 def accuracy():
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import accuracy as acc
-    finally:
-        sys.path.pop(0)
+    acc = accuracy_bench()
     from ascend_doctor.kb.query import KnowledgeBase
 
     cases = acc.load_cases(CASES)

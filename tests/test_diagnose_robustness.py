@@ -3,12 +3,11 @@ is right keeps it when the report is hard-wrapped at 80 columns (at spaces, or c
 are non-breaking, its punctuation full-width, or each line carries a container-log prefix."""
 from __future__ import annotations
 
-import sys
 import textwrap
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import ROOT, accuracy_bench
 
 CASES = ROOT / "tests" / "diagnosis_cases" / "dev"
 FULLWIDTH = str.maketrans({c: chr(ord(c) + 0xFEE0) for c in ":;,()!?"})
@@ -38,11 +37,7 @@ PERTURB = {
 
 @pytest.fixture(scope="module")
 def evaluator():
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import accuracy as acc
-    finally:
-        sys.path.pop(0)
+    acc = accuracy_bench()
     from ascend_doctor.kb.query import KnowledgeBase
 
     kb = KnowledgeBase()

@@ -9,7 +9,6 @@ import re
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 from ascend_doctor.kb.build import overlay_files
 from ascend_doctor.kb.paths import overlay_dir

@@ -29,6 +29,18 @@ def fake_npu_smi(tmp_path: Path, body: str) -> dict[str, str]:
     return {"PATH": f"{bindir}:/usr/bin:/bin"}
 
 
+def npu_smi_serving(tmp_path: Path, info: str) -> dict[str, str]:
+    """A fake npu-smi that prints ``info`` for 'npu-smi info' and fails every other query."""
+    (tmp_path / "out.txt").write_text(info)
+    return fake_npu_smi(tmp_path, f"""
+        import sys
+        if sys.argv[1:] == ["info"]:
+            sys.stdout.write(open({str(tmp_path / 'out.txt')!r}).read())
+        else:
+            sys.stderr.write("unsupported\\n"); sys.exit(2)
+    """)
+
+
 def run_npu_probe(env: dict[str, str]):
     system = RealSystem(env=env)
     start = time.monotonic()
@@ -95,14 +107,7 @@ def test_dcmi_failure_is_an_error_with_the_code(tmp_path):
 def test_truncated_table_still_gives_devices(tmp_path):
     text = (S / "npu-smi-info/a3-910_93-2card-4chip-25.2.0-one-process.txt").read_text()
     cut = "\n".join(text.splitlines()[:10]) + "\n"      # ends after the first row of the second die
-    (tmp_path / "out.txt").write_text(cut)
-    env = fake_npu_smi(tmp_path, f"""
-        import sys
-        if sys.argv[1:] == ["info"]:
-            sys.stdout.write(open({str(tmp_path / 'out.txt')!r}).read())
-        else:
-            sys.stderr.write("unsupported\\n"); sys.exit(2)
-    """)
+    env = npu_smi_serving(tmp_path, cut)
     facts, _ = run_npu_probe(env)
     assert facts["npu_smi.info"].ok and facts["npu_smi.info"].value["truncated"]
     assert len(facts["npu.devices"].value) == 2 and "truncated" in facts["npu.devices"].detail
@@ -233,14 +238,7 @@ def test_table_cut_on_a_row_boundary_gives_no_npu_count(tmp_path):
     lines = text.splitlines()
     cut = "\n".join(lines[:12]) + "\n"            # 'head -n 12': ends on the border after NPU 1
     assert "Process id" not in cut
-    (tmp_path / "out.txt").write_text(cut)
-    env = fake_npu_smi(tmp_path, f"""
-        import sys
-        if sys.argv[1:] == ["info"]:
-            sys.stdout.write(open({str(tmp_path / 'out.txt')!r}).read())
-        else:
-            sys.stderr.write("unsupported\\n"); sys.exit(2)
-    """)
+    env = npu_smi_serving(tmp_path, cut)
     facts, _ = run_npu_probe(env)
     assert facts["npu_smi.info"].value["truncated"]
     assert facts["npu.count"].status == "unparsed"

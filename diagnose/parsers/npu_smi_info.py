@@ -222,7 +222,6 @@ def parse(text: str) -> ParseResult:
     in_proc = False
     has_cpid = False
     pending: tuple[list[str], int] | None = None
-    last_kind = ""
     while i <= end:
         s = lines[i].strip()
         lineno = i + 1
@@ -236,7 +235,6 @@ def parse(text: str) -> ParseResult:
             if pending is not None:
                 devices.append(_device_from_rows(pending[0], None, layout, shape, notes, pending[1]))
                 pending = None
-            last_kind = "border"
             continue
         cells = _cells(s)
         if not in_proc and any("process id" in c.lower() for c in cells):
@@ -266,7 +264,6 @@ def parse(text: str) -> ParseResult:
         else:
             devices.append(_device_from_rows(pending[0], cells, layout, shape, notes, pending[1]))
             pending = None
-        last_kind = "row"
     truncated = False
     if pending is not None:
         devices.append(_device_from_rows(pending[0], None, layout, shape, notes, pending[1]))

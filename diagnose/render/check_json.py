@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from .console import dumps_json
 
-import json
 from typing import Any
 
 from .check_common import SCHEMA, CheckReport

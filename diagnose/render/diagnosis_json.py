@@ -66,6 +66,5 @@ def diagnosis_dict(d, lang: str = "en", top: int = 5) -> dict[str, Any]:
 
 
 def render_json(d, lang: str = "en", top: int = 5) -> str:
-    import json
 
     return dumps_json(diagnosis_dict(d, lang, top), ensure_ascii=False, indent=2, default=str)

@@ -277,7 +277,6 @@ def _verdict(a_name, a, b_name, b, fit, mismatch, documented) -> dict:
 # -- command --------------------------------------------------------------------------------------
 
 def run(args) -> int:
-    import json
 
     from ..errors import NotFound, UsageError
     from ..options import open_kb

@@ -22,7 +22,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    import json
 
     from ...render.console import make_console
     from ...render.knowledge import print_code, print_problem, to_jsonable

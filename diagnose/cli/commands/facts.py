@@ -18,7 +18,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    import json
 
     from ...render.console import esc, make_console
     from ..errors import NotFound

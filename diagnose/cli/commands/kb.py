@@ -89,7 +89,6 @@ def _path(args) -> int:
 
 
 def _stats(args) -> int:
-    import json
 
     from ...render.console import make_console
     from ..options import open_kb

@@ -47,7 +47,6 @@ def _read(path: str) -> str:
 
 
 def run(args) -> int:
-    import json
 
     from ...parsers import find_blocks, parse
     from ...render.console import esc, make_console

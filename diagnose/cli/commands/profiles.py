@@ -14,7 +14,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    import json
 
     from ...system import ProfileError, list_profiles, load_profile
     from ..errors import CLIError, EXIT_INTERNAL

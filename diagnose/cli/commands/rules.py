@@ -17,7 +17,6 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    import json
 
     from ascend_doctor.rules.catalog import RuleError, load_groups, load_rules
 
