@@ -324,3 +324,15 @@ def test_hanging_per_npu_queries_share_one_budget(tmp_path):
     assert took < 3 * TIMEOUT + 2, took
     assert facts["npu.health"].status == "timeout"
     assert facts["npu.usages"].status == "timeout"
+
+
+def test_a_huge_error_line_is_quoted_short(tmp_path):
+    """Reliability review: one 9 MB line with exit 1 took 83 s and printed 42 MB."""
+    env = fake_npu_smi(tmp_path, """
+        import sys
+        sys.stdout.write("E" * (9 * 1024 * 1024) + "\\n"); sys.exit(1)
+    """)
+    start = time.monotonic()
+    facts, _ = run_npu_probe(env)
+    assert time.monotonic() - start < 10
+    assert facts["npu_smi.info"].status == "error" and len(facts["npu_smi.info"].detail) < 600
