@@ -40,3 +40,28 @@ def test_no_container_fact_without_evidence(text):
 def test_first_container_line_wins_and_names_its_line():
     text = "line one\ndocker run -it img\nkubectl exec pod -- bash\n"
     assert _kind(text) == ("docker", "text:<text>:2")
+
+
+@pytest.mark.parametrize("text, family", [
+    ("我们用的是 Atlas 200I DK A2 开发板", "310b"),       # a 310B board, not an A2
+    ("on Ascend910B2 with CANN 8.3.RC1", "a2"),
+    ("芯片 Ascend310P3", "310p"),
+    ("npu Ascend910_9391", "a3"),
+    ("Atlas 800 9000 训练服务器 910ProB", "910"),
+    ("Ascend 310 推理卡", "310"),
+    ("Ascend 950PR 上部署", "950"),
+])
+def test_every_product_spelling_gives_its_family(text, family):
+    from ascend_doctor.diagnose.evidence.textfacts import facts_from_text
+
+    assert [f.value for f in facts_from_text("<text>", text) if f.key == "hardware.family"] == [family]
+
+
+def test_a_pasted_a3_table_is_an_a3_as_the_probe_reads_it():
+    from ascend_doctor.diagnose.evidence.textfacts import facts_from_text
+
+    from .conftest import FIXTURES
+
+    table = (FIXTURES / "samples/npu-smi-info/a3-910_93-2card-4chip-25.2.0-one-process.txt").read_text()
+    fam = [f.value for f in facts_from_text("<text>", "报错了\n" + table) if f.key == "hardware.family"]
+    assert fam == ["a3"]

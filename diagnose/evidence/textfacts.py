@@ -24,11 +24,14 @@ PROSE_VERSIONS = [
     ("firmware.version", re.compile(r"(?:\bfirmware|固件)\s*(?:version|版本)?\s*[:=：]?\s*v?(\d+\.\d+\.\d+\.\d+\.\d+)", re.I)),
     ("kernel.release", re.compile(r"(?:\bkernel|内核|uname -r\W*)\s*(?:version|版本)?\s*[:=：]?\s*(\d+\.\d+\.\d+-[\w.\-]+|\d+\.\d+(?:\.\d+)?)(?![\w.])", re.I)),
 ]
-PRODUCT = [
-    (re.compile(r"(?<![\w.])(?:800I\s*A3|800T\s*A3|A3|910_93|910C)(?![\w.])", re.I), "a3"),
-    (re.compile(r"(?<![\w.])(?:800[IT]\s*A2|A2|910B\d?)(?![\w.])", re.I), "a2"),
-    (re.compile(r"(?<![\w.])(?:300I\s*(?:Duo|Pro)|310P\d?)(?![\w.])", re.I), "310p"),
-    (re.compile(r"(?<![\w.])(?:200I\s*(?:DK\s*)?A2|310B\d?|Orange\s*Pi\s*AI\s*Pro)(?![\w.])", re.I), "310b"),
+PRODUCT = [  # the most specific first: "Atlas 200I DK A2" is a 310B board, not an A2
+    (re.compile(r"(?<![\w.])(?:Atlas\s*)?(?:200I\s*(?:DK\s*)?A2|(?:Ascend\s*)?310B\d?|Orange\s*Pi\s*AI\s*Pro)(?![\w.])", re.I), "310b"),
+    (re.compile(r"(?<![\w.])(?:Ascend\s*)?(?:950(?:PR|DT)?|A5)(?![\w.])", re.I), "950"),
+    (re.compile(r"(?<![\w.])(?:800I\s*A3|800T\s*A3|A3|(?:Ascend\s*)?910_?93\d*|910C)(?![\w.])", re.I), "a3"),
+    (re.compile(r"(?<![\w.])(?:800[IT]\s*A2|A2|(?:Ascend\s*)?910B\d?)(?![\w.])", re.I), "a2"),
+    (re.compile(r"(?<![\w.])(?:300I\s*(?:Duo|Pro)|(?:Ascend\s*)?310P\d?)(?![\w.])", re.I), "310p"),
+    (re.compile(r"(?<![\w.])(?:Atlas\s*800\s*9000|Atlas\s*300T(?!\s*A2)|(?:Ascend\s*)?910(?:ProA|ProB|PremiumA|A)?)(?![\w.])", re.I), "910"),
+    (re.compile(r"(?<![\w.])(?:Ascend\s*310|Atlas\s*300I\s*(?:3000|3010))(?![\w.])", re.I), "310"),
 ]
 #: how a pasted report shows that it ran inside a container (``container.kind``, docs/facts.md)
 CONTAINER = [
@@ -47,8 +50,9 @@ GATES = {
     "pkg.vllm_ascend": ("vllm",), "pkg.vllm": ("vllm",), "pkg.sglang": ("sglang",), "mindie.version": ("mindie",),
     "driver.version": ("driver", "hdk", "驱动"), "firmware.version": ("firmware", "固件"),
     "kernel.release": ("kernel", "内核", "uname -r"),
-    "a3": ("a3", "910_93", "910c"), "a2": ("a2", "910b"), "310p": ("300i", "310p"),
-    "310b": ("200i", "310b", "orange"),
+    "a3": ("a3", "910_93", "91093", "910c"), "a2": ("a2", "910b"), "310p": ("300i", "310p"),
+    "310b": ("200i", "310b", "orange"), "950": ("950", "a5"), "910": ("910", "800 9000", "300t"),
+    "310": ("310", "300i"),
     "container": ("docker", "podman", "nerdctl", "kubectl", "huawei.com/ascend", "容器", "container"),
 }
 
@@ -107,7 +111,11 @@ def _block_facts(name: str, block, out: dict[str, Fact]) -> None:
             name0 = next((d.get("name") for d in devs if d.get("name")), "")
             put("npu.chip_name", name0)
             if name0:
-                put("hardware.family", family_of_chip(name0))
+                # the probes' mapping first (it reads an A3 table's two dies under one NPU id as A3, where
+                # the bare chip name "Ascend910" alone would say first-generation 910), then the name
+                from ..probes.derived import family_of
+
+                put("hardware.family", family_of(name0, devs, v.get("layout")) or family_of_chip(name0))
             put("npu.health", [{"npu_id": d.get("npu_id"), "chip_id": d.get("chip_id"), "health": d.get("health")} for d in devs])
         put("npu.processes", v.get("processes"))
         put("driver.version", v.get("driver_version"))
