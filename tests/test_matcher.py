@@ -125,3 +125,15 @@ def test_benign_warning_goes_after_the_failure_the_user_describes(matcher):
     assert ids[0] == "hccl-exec-timeout"                          # ... but not ranked as the cause
     benign = d.findings[ids.index("hccl-gather-fallback-info")]
     assert benign.problem.severity == "info"
+
+
+def test_the_machines_failing_check_is_a_cause_and_rules_out_another_container(cli):
+    """diagnose on a container started without its management nodes: -8005 is their doing, not another
+    container's (the check's own judgement), and the missing nodes are listed."""
+    import json
+
+    r = cli("diagnose", "--sim", "container-missing-device-nodes", "--format", "json", "--top", "5",
+            "--text", "dcmi module initialize failed. ret is -8005")
+    ids = [f["id"] for f in json.loads(r.out)["findings"]]
+    assert "container-device-nodes-missing" in ids[:3]
+    assert ids[0] != "npu-occupied-by-other-container"

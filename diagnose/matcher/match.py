@@ -40,6 +40,8 @@ INFO_FACTOR = 0.7         # benign / informational problems rank below real fail
 INFO_CAP = 0.45           # ... and are never a "likely cause" (a benign warning is not why a run failed)
 BENIGN_YIELD = 0.2        # a failure at least this likely is listed before benign warnings
 STALL_WEIGHT = 0.5        # a progress bar the KB names (stalls = [...]) left below 100% in an input
+CHECK_FAIL_WEIGHT = 0.35  # the environment check fails this problem's rule on the machine diagnosed
+CHECK_WARN_WEIGHT = 0.2   # ... or warns
 IDENT_MAX_PROBLEMS = 5   # an identifier more problems name says nothing about which one
 MAX_SUPPORT = 8
 
@@ -118,7 +120,10 @@ class Matcher:
         return out
 
     # -- main ------------------------------------------------------------------------------------
-    def match(self, ev: Evidence, facts: FactSet | None = None, lang: str = "en") -> Diagnosis:
+    def match(self, ev: Evidence, facts: FactSet | None = None, lang: str = "en",
+              failing: dict[str, tuple[str, str, str]] | None = None) -> Diagnosis:
+        """``failing``: problem id -> (rule, status, message) of the environment rules that fail or warn
+        on this machine (matcher.failing_checks): each is evidence for its problem."""
         facts = facts or FactSet()
         supports: dict[str, list[Support]] = {}
 
@@ -177,6 +182,11 @@ class Matcher:
             for pid in pids:
                 add(pid, Support("symptom", "<text>", 0, ident, IDENT_WEIGHT / math.sqrt(len(pids)),
                                  detail=f"names {ident}"))
+        # the environment check's findings on this machine
+        for pid, (rule, status, message) in (failing or {}).items():
+            add(pid, Support("fact", "check", 0, f"{rule} {status}: {message}"[:300],
+                             CHECK_FAIL_WEIGHT if status == "FAIL" else CHECK_WARN_WEIGHT,
+                             detail=f"'ascend-doctor check' finds it on this machine ({rule})"))
         # the hardware the text shows, for problems about specific (older / edge) hardware
         fam = facts.value("hardware.family")
         if fam and fam not in ("a2", "a3", "unknown"):
