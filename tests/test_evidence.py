@@ -177,3 +177,23 @@ def test_memory_stays_flat(tmp_path):
     tracemalloc.stop()
     assert [c.code for c in ev.codes] == ["EZ9999"]
     assert peak < 32 << 20
+
+
+@pytest.mark.parametrize("line, code", [
+    ("模型加载报错，错误码507033", ("acl", "507033")),
+    ("调用接口返回507033", ("acl", "507033")),
+    ("训练时报 ei0006 错误", ("cann", "EI0006")),
+    ("E1201 08:15:02.123456 1234 x.cc:42] aclrtMalloc failed, ret:507899", ("acl", "507899")),
+])
+def test_codes_as_people_and_glog_write_them(line, code):
+    from ascend_doctor.diagnose.evidence.codes import extract
+
+    assert code in extract(line)
+
+
+def test_a_symbolic_code_name_counts_as_its_code(cli):
+    import json
+
+    r = cli("diagnose", "--no-env", "--format", "json", "--text", "torch_npu init failed: ACL_ERROR_RT_DEV_SETUP_ERROR")
+    ev = [e for f in json.loads(r.out)["findings"] for e in f["evidence"]]
+    assert any(e["kind"] == "code" and "507033" in e["detail"] for e in ev)

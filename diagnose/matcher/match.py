@@ -43,6 +43,8 @@ STALL_WEIGHT = 0.5        # a progress bar the KB names (stalls = [...]) left be
 CHECK_FAIL_WEIGHT = 0.35  # the environment check fails this problem's rule on the machine diagnosed
 CHECK_WARN_WEIGHT = 0.2   # ... or warns
 IDENT_MAX_PROBLEMS = 5   # an identifier more problems name says nothing about which one
+#: symbolic code names worth a look-up (ACL_ERROR_RT_..., ACLNN_ERR_..., HCCL_E_..., DCMI_ERR_...)
+CODE_NAME_PREFIXES = ("ACL_", "ACLNN_", "HCCL_E", "DCMI_", "GE_", "RT_", "ERR_")
 MAX_SUPPORT = 8
 
 
@@ -175,6 +177,18 @@ class Matcher:
         # in the report, the rarer across the knowledge the stronger
         texts = ev.prose[:100] + [ln.text for ln in ev.lines[:200]]
         idents = {m.group(0).lower() for t in texts for m in IDENT.finditer(t)}
+        # a code by its symbolic name (ACL_ERROR_RT_DEV_SETUP_ERROR is 507033) counts as the code
+        seen_codes = {(c.family, c.code) for c in code_summaries}
+        for ident in sorted(i for i in idents if i.upper().startswith(CODE_NAME_PREFIXES)):
+            for c in self.kb.code_names(ident):
+                if (c.family, c.code) in seen_codes:
+                    continue
+                seen_codes.add((c.family, c.code))
+                linked, ranged, _meaning = self._code_links(c.family, c.code)
+                n = len(linked) + len(ranged)
+                for pid in linked | ranged:
+                    add(pid, Support("code", "<text>", 0, ident.upper(), CODE_WEIGHT / math.sqrt(n),
+                                     detail=f"{ident.upper()} is {c.code} ({c.family}), which links {n} known problem(s)"))
         for ident in sorted(idents):
             pids = self._ident_index.get(ident, [])
             if not pids or len(pids) > IDENT_MAX_PROBLEMS:
