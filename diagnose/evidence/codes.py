@@ -18,6 +18,8 @@ SIX_DIGIT = re.compile(
     r"错误码\s*(?:为|是)?\s*[:：]?|返回(?:值|码)?\s*(?:为|是)?\s*[:：]?|报错\s*[:：]?)\s*\[?\s*(\d{6})(?!\d)",
     re.I)
 #: a CANN code written in lower case in prose ("报 ei0006 错"): a letter after the e, so "e10001" is not one
+CJK = re.compile(r"[\u3400-\u9fff]")
+SIX_DIGITS_ANYWHERE = re.compile(r"\d{6}")
 CANN_LOWER = re.compile(r"(?<![A-Za-z0-9_])(e[a-z]\d{4})(?![\w])")
 DCMI = re.compile(r"(?:\bret\s*(?:is|[:=])|error\s*code\s*(?:is|[:=])?|\(ret\s*=)\s*(-8\d{3})(?!\d)", re.I)
 HCCL_RET = re.compile(r"\bret\s*\[\s*(-?\d{1,3})\s*\]")
@@ -59,17 +61,21 @@ def extract(line: str) -> list[tuple[str, str]]:
                 continue
             add("cann", c)
     low = line.lower()
-    for m in CANN_LOWER.finditer(line):
-        add("cann", m.group(1).upper())
-    if "错误码" in line or "返回" in line or "报错" in line:
-        for m in SIX_DIGIT.finditer(line):
-            add(six_digit_family(m.group(1)), m.group(1))
+    if CJK.search(line):                  # codes as a person writes them, in Chinese prose
+        for m in CANN_LOWER.finditer(line):
+            add("cann", m.group(1).upper())
+        if "错误码" in line or "返回" in line or "报错" in line:
+            for m in SIX_DIGIT.finditer(line):
+                add(six_digit_family(m.group(1)), m.group(1))
     if "code" in low or "ret" in low or "errno" in low or "error" in low or "acl" in low or "fail" in low \
             or "result" in low:
-        for m in SIX_DIGIT.finditer(line):
-            add(six_digit_family(m.group(1)), m.group(1))
-        for m in DCMI.finditer(line):
-            add("dcmi", m.group(1))
+        # the alternation of code markers is slow: run it only where six digits stand in a row
+        if SIX_DIGITS_ANYWHERE.search(line):
+            for m in SIX_DIGIT.finditer(line):
+                add(six_digit_family(m.group(1)), m.group(1))
+        if "-8" in line:
+            for m in DCMI.finditer(line):
+                add("dcmi", m.group(1))
         if HCCL_CONTEXT.search(line):
             for m in HCCL_RET.finditer(line):
                 add("hccl", m.group(1))
