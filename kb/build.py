@@ -268,12 +268,12 @@ def _build_in_fallback(cause: OSError, db_path: Path, knowledge_dir: Path, overl
                        warn, notice, force: bool) -> Path:
     directory = private_temp_dir()
     target = directory / "kb.sqlite"
+    if not force and _is_fresh(target, digest, warn=warn, move_bad=True):
+        return target                      # said when it was built: not again on every command
     if warn:
         why = cause.strerror or str(cause)
         warn(f"cannot write the knowledge-base cache {db_path} ({why}); using {target} "
              "(set ASCEND_DOCTOR_KB or --kb to choose a place)")
-    if not force and _is_fresh(target, digest, warn=warn, move_bad=True):
-        return target
     return _build_at(target, knowledge_dir, overlays, digest, warn, notice, force)
 
 

@@ -115,6 +115,7 @@ def test_no_home_directory_still_gives_a_knowledge_base(tmp_path):
     r = subprocess.run([sys.executable, "-m", "ascend_doctor", "explain", "561000"], env=env, cwd=ROOT,
                        capture_output=True, text=True, timeout=180)
     assert r.returncode == 0 and "building the knowledge base" not in r.stderr
+    assert "cannot write the knowledge-base cache" not in r.stderr       # said once, when it was built
 
 
 def test_overlay_files_lists_only_toml(home):
