@@ -95,3 +95,16 @@ def test_corrupt_kb_path_is_reported_and_rebuilt(cli_proc, tmp_path):
 def test_markup_in_user_input_is_not_interpreted(cli):
     r = cli("explain", "[bold red]x[/]")
     assert r.code == 1 and "[bold red]x[/]" in r.err
+
+
+def test_lang_is_accepted_anywhere_and_for_every_command(cli):
+    assert "类别" in cli("--lang", "zh", "explain", "561000").out
+    assert "类别" in cli("explain", "561000", "--lang=zh").out
+    assert cli("profiles", "--lang", "zh").code == 0
+    r = cli("--lang", "fr", "explain", "561000")
+    assert r.code == 2 and "en or zh" in r.err
+
+
+def test_a_mistyped_command_gets_a_suggestion(cli):
+    r = cli("expain", "561000")
+    assert r.code == 2 and "did you mean 'explain'" in r.err

@@ -23,7 +23,35 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors in one line and exits 2."""
 
     def error(self, message: str) -> NoReturn:
+        import difflib
+        import re
+
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:
+            choices = re.findall(r"'([^']*)'", m.group(2))
+            near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
+            if near:
+                raise CLIError(f"{self.prog}: unknown {('command' if self.prog == 'ascend-doctor' else 'choice')} "
+                               f"{m.group(1)!r}; did you mean {near[0]!r}? (see '{self.prog} --help')")
         raise CLIError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def _take_lang(argv: list[str]) -> tuple[list[str], str | None]:
+    """``--lang en|zh`` anywhere on the line (before or after the subcommand, for every command) ->
+    (argv without it, the language). The value of an option such as --text is left alone."""
+    out, lang, i = [], None, 0
+    while i < len(argv):
+        a = argv[i]
+        if (a == "--lang" or a.startswith("--lang=")) and not (out and out[-1] in ("--text", "-o", "--output")):
+            value = a.split("=", 1)[1] if "=" in a else (argv[i + 1] if i + 1 < len(argv) else "")
+            if value not in ("en", "zh"):
+                raise CLIError(f"ascend-doctor: --lang takes en or zh, not {value!r}")
+            lang = value
+            i += 1 if "=" in a else 2
+            continue
+        out.append(a)
+        i += 1
+    return out, lang
 
 
 def _command_modules():
@@ -62,7 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = [a for a in argv if a != "--debug"]
     _reopen_closed_streams()
     previous = _on_termination()
+    from . import options
+
+    options.LANG_OVERRIDE = None
     try:
+        argv, options.LANG_OVERRIDE = _take_lang(argv)
         parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "_run", None):

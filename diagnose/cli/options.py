@@ -10,8 +10,15 @@ from .errors import CLIError, EXIT_INTERNAL
 LANGS = ("en", "zh")
 
 
+#: ``--lang`` given anywhere on the command line (set by main for one run)
+LANG_OVERRIDE: str | None = None
+
+
 def default_lang() -> str:
-    """``zh`` when the locale says Chinese (LC_ALL, LC_MESSAGES, LANG, LANGUAGE), else ``en``."""
+    """``--lang`` wherever it was given, else ``zh`` when the locale says Chinese (ASCEND_DOCTOR_LANG,
+    LC_ALL, LC_MESSAGES, LANG, LANGUAGE), else ``en``."""
+    if LANG_OVERRIDE:
+        return LANG_OVERRIDE
     for var in ("ASCEND_DOCTOR_LANG", "LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
         value = os.environ.get(var, "")
         if value:
