@@ -485,11 +485,9 @@ class _State:
 def report_title(heads: list[tuple[str, str]]) -> str:
     """The first line of the first input when it reads like an issue title (a tag such as ``[Bug]:``,
     or words rather than a log record)."""
-    from ..matcher.retrieval import strip_issue_tags
-
     for name, text in heads[:1]:
         first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-        title = strip_issue_tags(first)
+        title = cl.strip_issue_tags(first)
         if title != first:
             return title[:300]
         # without a tag only pasted text has a title: a log file's first line is a record
@@ -503,12 +501,10 @@ def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
     """Sentences written by a person (an issue body, a --text description), not log lines. An issue's
     tag (``[Bug]:``, ``[Usage]:``, ``【问题】``, a Markdown heading mark) is removed first: the title is
     often the only line that names the symptom."""
-    from ..matcher.retrieval import strip_issue_tags
-
     out: list[str] = []
     for _name, text in heads:
         for line in text.splitlines():
-            s = strip_issue_tags(line) if line.lstrip()[:1] in ("[", "【", "#") else line.strip()
+            s = cl.strip_issue_tags(line) if line.lstrip()[:1] in ("[", "【", "#") else line.strip()
             if not (4 <= len(s) <= 400) or PROSE_SKIP.match(s):
                 continue
             if CJK.search(s) or (len(s.split()) >= 4 and sum(c.isalpha() or c == " " for c in s) > 0.8 * len(s)):

@@ -168,8 +168,6 @@ class Retriever:
         return dict(best)
 
 
-#: issue-tracker tags in titles (vLLM-Ascend's [Bug]:, [Usage]:, Chinese 【问题】) and Markdown heading marks;
-#: other bracketed text ([rank0]:, [ERROR], [bold]) is not a tag
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
 CACHE_VERSION = 1
 
@@ -202,14 +200,3 @@ def cached(kb, problems, norm) -> Retriever:
         except OSError:
             pass
     return r
-
-
-ISSUE_TAG = re.compile(
-    r"^\s*(?:\[(?:bug|usage|feature|performance|installation|install|doc|docs|misc|rfc|new model|question|help|"
-    r"enhancement|ci|bugfix|model|hardware|npu|ascend|issue|accuracy|feature request|bug report)[^\]\n]{0,20}\]\s*:?\s*"
-    r"|【[^】]{1,12}】\s*|#{1,3}\s+)+", re.I)
-
-
-def strip_issue_tags(line: str) -> str:
-    """``[Bug]: NPU OOM ...`` / ``【问题】…`` / ``### Title`` -> the words after the tag."""
-    return ISSUE_TAG.sub("", line).strip()
