@@ -25,11 +25,7 @@ _OPEN_BAR = re.compile(r"\d+%\|[^|]*\|\s*\d+/\d+\s*$")
 MIN_WIDTH = 60
 TERMINAL = 80      # the width to assume when a single line was cut (a default terminal)
 SLACK = 12         # lines this close to the width show a wrap
-
-
 _CRI_PREFIX = re.compile(r"(?m)^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}) (?:stdout|stderr) [FP] ")
-
-
 _TAIL = re.compile(r"[A-Za-z]+$")
 _HEAD = re.compile(r"^[A-Za-z]+")
 
@@ -57,6 +53,7 @@ def unpaste(text: str, words: frozenset[str] = frozenset()) -> str:
     width = wrap_width(lines)
     if width is None:
         return text
+
     def continues(prev: str, line: str) -> bool:
         if not prev.strip() or not line.strip() or prev.rstrip().endswith(("|", "+")) or _MARKS.match(prev):
             return False              # a table row (npu-smi) or a traceback's ^^^ marks are complete
@@ -70,17 +67,16 @@ def unpaste(text: str, words: frozenset[str] = frozenset()) -> str:
 
     # 'fold -w' cuts anywhere, so (nearly) every line it cut fills the width exactly: join as is; 'fold -s'
     # keeps the space it broke at; any other wrap (a web page, an editor) dropped a space: put it back
-    cut = [a for a, b in zip(lines, lines[1:]) if continues(a, b)]
+    joins = [continues(a, b) for a, b in zip(lines, lines[1:])]     # joins[i]: line i+1 goes on line i
+    cut = [a for a, j in zip(lines, joins) if j]
     cut_anywhere = sum(len(a) == width for a in cut) >= 0.8 * len(cut)
-    out: list[str] = []
-    prev = ""                        # the previous line as pasted (out[-1] may already be joined)
-    for line in lines:
-        if out and continues(prev, line):
+    out = [lines[0]]
+    for prev, line, join in zip(lines, lines[1:], joins):
+        if join:
             glue = "" if cut_anywhere or prev.endswith((" ", "-")) else " "
             out[-1] = out[-1] + _glue(prev, line, glue, words) + line
         else:
             out.append(line)
-        prev = line
     return "\n".join(out)
 
 

@@ -49,13 +49,18 @@ def _file_source(path: Path, name: str) -> Source:
     return Source(name, lambda: decoded(open(path, "rb")))
 
 
+def _gunzipped(buf):
+    """A gzip reader over ``buf`` (a pipe, standard input) when its first bytes are gzip's, else None."""
+    if hasattr(buf, "peek") and buf.peek(2)[:2] == GZIP_MAGIC:
+        return gzip.GzipFile(fileobj=buf, mode="rb")
+    return None
+
+
 def _pipe_source(path: Path, name: str) -> Source:
-    """A FIFO or process substitution: read once, as a stream (gzip sniffed from its first bytes)."""
+    """A FIFO or process substitution: read once, as a stream."""
     def opener() -> BinaryIO:
         raw = open(path, "rb")
-        if raw.peek(2)[:2] == GZIP_MAGIC:
-            return decoded(gzip.GzipFile(fileobj=raw, mode="rb"))  # type: ignore[arg-type]
-        return decoded(raw)
+        return decoded(_gunzipped(raw) or raw)
     return Source(name, opener)
 
 
@@ -151,9 +156,9 @@ def stdin_source(words: frozenset[str] = frozenset()) -> Source:
         buf = getattr(sys.stdin, "buffer", None)
         if buf is None:  # pragma: no cover - stdin replaced by a text object
             return io.BytesIO(sys.stdin.read().encode("utf-8", "replace"))
-        head = buf.peek(2)[:2] if hasattr(buf, "peek") else b""
-        if head == GZIP_MAGIC:
-            return decoded(gzip.GzipFile(fileobj=buf, mode="rb"))  # type: ignore[arg-type]
+        gz = _gunzipped(buf)
+        if gz is not None:
+            return decoded(gz)  # type: ignore[arg-type]
         stream = decoded(buf)
         # a short input is most likely pasted (pbpaste | ascend-doctor diagnose -): read it whole and
         # undo what pasting did; a long one (a log piped in) is streamed as it is
