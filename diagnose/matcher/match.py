@@ -155,10 +155,8 @@ class Matcher:
             linked, ranged, meaning = self._code_links(hit.family, hit.code)
             code_summaries.append(CodeSummary(hit.family, hit.code, hit.count, hit.source, hit.line, hit.text,
                                               meaning, sorted(linked | ranged)))
-            n = len(linked) + len(ranged)
-            for pid in linked | ranged:
-                w = CODE_WEIGHT / math.sqrt(n) * (0.5 if pid in ranged and pid not in linked else 1.0)
-                ln = self._line_of(ev, hit)
+            ln = self._line_of(ev, hit)
+            for pid, w, n in _code_weights(linked, ranged):
                 add(pid, Support("code", hit.source, hit.line, hit.text, w,
                                  detail=f"{hit.code} ({hit.family}) links {n} known problem(s)", count=hit.count,
                                  time=ln.time if ln else "", order=hit.order))
@@ -185,9 +183,8 @@ class Matcher:
                     continue
                 seen_codes.add((c.family, c.code))
                 linked, ranged, _meaning = self._code_links(c.family, c.code)
-                n = len(linked) + len(ranged)
-                for pid in linked | ranged:
-                    add(pid, Support("code", "<text>", 0, ident.upper(), CODE_WEIGHT / math.sqrt(n),
+                for pid, w, n in _code_weights(linked, ranged):
+                    add(pid, Support("code", "<text>", 0, ident.upper(), w,
                                      detail=f"{ident.upper()} is {c.code} ({c.family}), which links {n} known problem(s)"))
         for ident in sorted(idents):
             pids = self._ident_index.get(ident, [])
@@ -355,6 +352,14 @@ def _grams(text: str) -> set[str]:
     """Bigrams over tokens: each CJK character and each latin word is one token."""
     toks = _GRAM_TOKENS.findall(text.lower())
     return {a + b for a, b in zip(toks, toks[1:])} | {t for t in toks if len(t) > 2}
+
+
+def _code_weights(linked: set[str], ranged: set[str]) -> list[tuple[str, float, int]]:
+    """(problem id, weight, problems linked) for a code: CODE_WEIGHT / sqrt(problems it links), half of
+    it for a problem reached only through a code range (561xxx)."""
+    n = len(linked) + len(ranged)
+    return [(pid, CODE_WEIGHT / math.sqrt(n) * (0.5 if pid in ranged and pid not in linked else 1.0), n)
+            for pid in sorted(linked | ranged)]
 
 
 def _kind_rank(kind: str) -> int:
