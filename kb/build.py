@@ -318,11 +318,14 @@ def load_usable(knowledge_dir: Path, overlays: list[Path], warn=None) -> Knowled
     from .regex_safety import unsafe_signature_issues
 
     usable = list(overlays)
+    checked: set[str] = set()          # overlays whose regexes already passed the backtracking check
     while True:
         kn, issues = load(knowledge_dir, usable)
         names = {_display(o, knowledge_dir): o for o in usable}
-        issues += unsafe_signature_issues(kn.problems, {n for n, o in names.items()
-                                                        if not o.name.startswith("faultdiag")})
+        unchecked = {n for n, o in names.items() if not o.name.startswith("faultdiag") and n not in checked}
+        unsafe = unsafe_signature_issues(kn.problems, unchecked)
+        checked |= unchecked - {i.file for i in unsafe}
+        issues += unsafe
         bad = {names[i.file]: i for i in reversed(issues) if i.file in names}
         if any(i.file not in names for i in issues):
             raise KnowledgeError([i for i in issues if i.file not in names] + [i for i in issues if i.file in names])
