@@ -15,7 +15,7 @@ from typing import Any
 
 from ..rules.facts import FactSet
 from .files import write_file
-from .system import RealSystem, RecordingSystem, ReplaySystem, System, scrub
+from .system import RealSystem, RecordingSystem, ReplaySystem, System, call_key, scrub
 
 FORMAT = "ascend-doctor-snapshot"
 VERSION = 1
@@ -54,7 +54,7 @@ def redaction_report(raw: dict[str, dict[str, Any]], kept: dict[str, dict[str, A
     for k in raw:
         if k not in kept:
             dropped[kind(k)] = dropped.get(kind(k), 0) + 1
-    env_key = json.dumps(["env"], separators=(",", ":"))
+    env_key = call_key("env")
     env_raw = (raw.get(env_key) or {}).get("value") or {}
     env_kept = (kept.get(env_key) or {}).get("value") or {}
     changed = sorted({kind(k) for k in kept if k in raw and kept[k] != raw[k] and kind(k) != "env"})

@@ -25,7 +25,8 @@ _ERRORS: dict[str, type[OSError]] = {
 }
 
 
-def _key(*parts: Any) -> str:
+def call_key(*parts: Any) -> str:
+    """The key of one recorded answer: [kind, arguments...] as compact JSON."""
     return json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -58,18 +59,18 @@ class RecordingSystem(System):
         except OSError as exc:
             ms = self.inner.take_duration_ms()
             self._note(ms)
-            self._record(_key(kind, path), {**_err_dict(exc), "ms": ms})
+            self._record(call_key(kind, path), {**_err_dict(exc), "ms": ms})
             raise
         ms = self.inner.take_duration_ms()
         self._note(ms)
-        self._record(_key(kind, path), {"value": encode(value), "ms": ms})
+        self._record(call_key(kind, path), {"value": encode(value), "ms": ms})
         return value
 
     def run(self, argv, timeout: float = DEFAULT_TIMEOUT) -> CommandResult:
         result = self.inner.run(argv, timeout)
         ms = self.inner.take_duration_ms()
         self._note(ms)
-        self._record(_key("run", *[str(a) for a in argv]), {"value": result.to_dict(), "ms": ms})
+        self._record(call_key("run", *[str(a) for a in argv]), {"value": result.to_dict(), "ms": ms})
         return result
 
     def read_file(self, path: str, limit: int = 4 * 1024 * 1024) -> bytes:
@@ -89,22 +90,22 @@ class RecordingSystem(System):
 
     def user_exists(self, name: str) -> bool:
         value = self.inner.user_exists(name)
-        self._record(_key("user_exists", name), {"value": bool(value), "ms": self.inner.take_duration_ms()})
+        self._record(call_key("user_exists", name), {"value": bool(value), "ms": self.inner.take_duration_ms()})
         return value
 
     def env(self) -> dict[str, str]:
         value = self.inner.env()
-        self._record(_key("env"), {"value": dict(value), "ms": 0.0})
+        self._record(call_key("env"), {"value": dict(value), "ms": 0.0})
         return value
 
     def identity(self) -> Identity:
         value = self.inner.identity()
-        self._record(_key("identity"), {"value": value.to_dict(), "ms": 0.0})
+        self._record(call_key("identity"), {"value": value.to_dict(), "ms": 0.0})
         return value
 
     def uname(self) -> Uname:
         value = self.inner.uname()
-        self._record(_key("uname"), {"value": value.to_dict(), "ms": 0.0})
+        self._record(call_key("uname"), {"value": value.to_dict(), "ms": 0.0})
         return value
 
 
@@ -129,7 +130,7 @@ class ReplaySystem(System):
         self.origin = origin
 
     def _get(self, *key: Any) -> dict[str, Any] | None:
-        entry = self.calls.get(_key(*key))
+        entry = self.calls.get(call_key(*key))
         if entry is not None:
             self._note(float(entry.get("ms", 0.0)))
         return entry

@@ -49,7 +49,8 @@ def run(args) -> int:
         raise UsageError("snapshot needs -o FILE (or -o - for standard output), or --preview")
     if args.output and args.output != "-" and os.path.lexists(args.output) and not args.force \
             and not os.path.isdir(args.output):
-        raise InputError(f"{args.output} exists; choose another name or add --force to replace it")
+        # refused before the machine is probed, with the same words the writer would use
+        raise InputError(write_error(args.output, FileExistsError(17, "it exists", args.output), "--force"))
     report: dict = {}
     snap = take_snapshot(system, python=python, timeout=args.timeout, include_hostname=args.include_hostname,
                          report=report)
