@@ -181,22 +181,24 @@ def cached(kb, problems, norm) -> Retriever:
     import tempfile
     from pathlib import Path
 
-    key = f"{CACHE_VERSION}:{getattr(kb, 'content_hash', '')}"
-    path = Path(str(getattr(kb, "path", ""))).with_suffix(".retrieval.json") if getattr(kb, "path", None) else None
-    if path is not None and key.split(":", 1)[1]:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("key") == key and isinstance(data.get("docs"), dict):
-                return Retriever([], norm, docs=data["docs"])
-        except (OSError, ValueError):
-            pass
+    if not kb.content_hash:
+        return Retriever(problems, norm)
+    key = f"{CACHE_VERSION}:{kb.content_hash}"
+    path = Path(kb.path).with_suffix(".retrieval.json")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("key") == key and isinstance(data.get("docs"), dict):
+            return Retriever([], norm, docs=data["docs"])
+    except (OSError, ValueError):
+        pass
     r = Retriever(problems, norm)
-    if path is not None and key.split(":", 1)[1]:
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"key": key, "docs": {pid: dict(d) for pid, d in r.docs.items()}}, fh, ensure_ascii=False)
-            os.replace(tmp, path)
-        except OSError:
-            pass
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump({"key": key, "docs": {pid: dict(d) for pid, d in r.docs.items()}}, fh, ensure_ascii=False)
+        os.replace(tmp, path)
+    except OSError:
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
     return r
