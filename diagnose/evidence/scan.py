@@ -449,7 +449,7 @@ class _Reader:
                     return blk
                 if looks_binary(buf[:got]):
                     blk.notes.append(InputNote(self.name, "warning",
-                                               "skipped: binary data (not a text log; UTF-16 files must be converted to UTF-8)"))
+                                               "skipped: binary data (not a text log; UTF-16 without a byte-order mark must be converted to UTF-8)"))
                     blk.skip = True
                     return blk
             self.size += got
