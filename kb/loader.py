@@ -29,7 +29,7 @@ PROBLEM_KEYS = {"id", "title", "summary", "root_cause", "severity", "hardware", 
                 "signature", "fix", "stalls"}
 PROBLEM_REQUIRED = ("id", "title", "summary", "root_cause", "severity", "hardware", "components",
                     "symptoms", "sources", "fix")
-SIGNATURE_KEYS = {"literal", "regex", "weight", "match", "no_match"}
+SIGNATURE_KEYS = {"literal", "regex", "weight", "match", "no_match", "source"}
 FIX_KEYS = {"kind", "summary", "step"}
 STEP_KEYS = {"en", "zh", "command"}
 CODE_KEYS = {"code", "name", "meaning", "causes", "action", "level", "problems", "sources"}
@@ -195,7 +195,11 @@ def _signature(raw: Any, node: Node, chk: _Checker, what: str) -> Signature | No
     for example in no_match:
         if literal in example and compiled.search(example):
             chk.err(node.key_line("no_match"), f"{what}: regex matches its no_match example {example[:80]!r}")
-    return Signature(literal, regex, float(weight), list(match), list(no_match))
+    source = raw.get("source", "")
+    if source != "" and (not isinstance(source, str) or not re.match(r"^https?://\S+$", source)):
+        chk.err(node.key_line("source"), f"{what}: 'source' must be the public URL the match examples are copied from")
+        source = ""
+    return Signature(literal, regex, float(weight), list(match), list(no_match), source)
 
 
 def _fix(raw: Any, node: Node, chk: _Checker, what: str, vocab: dict) -> Fix | None:

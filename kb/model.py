@@ -14,6 +14,8 @@ class Signature:
     weight: float
     match: list[str]
     no_match: list[str]
+    #: The public URL whose log the ``match`` examples are copied from (verbatim lines).
+    source: str = ""
 
 
 @dataclass
