@@ -49,7 +49,7 @@ def load_cases(directory: Path = CASES / "dev") -> list[dict]:
 def evaluate(kb, cases: list[dict]) -> dict:
     from ascend_doctor.diagnose.matcher import Matcher
     from ascend_doctor.diagnose.evidence import read_evidence
-    from ascend_doctor.rules.facts import FactSet
+    from ascend_doctor.kb.language.facts import FactSet
 
     matcher = Matcher(kb)
     rows = []

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules.facts import FactSet
+from ascend_doctor.kb.language.facts import FactSet
 from .files import write_file
 from .system import RealSystem, RecordingSystem, ReplaySystem, System, call_key, scrub
 

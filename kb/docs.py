@@ -161,8 +161,33 @@ def render(kn: Knowledge) -> dict[str, str]:
         f = fams.get(("compat", matrix))
         t = f.title if f else {"en": matrix, "zh": matrix}
         idx.append(f"| [{_cell(t['en'])}](compat-{matrix}.md) | {_cell(t['zh'])} | {len(rows)} |")
+    idx += ["", "## The condition language / 条件语言", "",
+            "`confirm_when`, `rule_out_when` and the rules' conditions: [operators and fact keys](conditions.md)."]
     pages["index.md"] = "\n".join(idx).rstrip() + "\n"
+    pages["conditions.md"] = conditions_page()
     return pages
+
+
+def conditions_page() -> str:
+    """The operators and fact keys of the condition language, from the operator table and fact_keys.toml."""
+    from .language import fact_keys
+    from .language.conditions.ops import OPS, VALUE_KINDS
+
+    out = [MARKER, "", "# The condition language / 条件语言", "",
+           "Knowledge (`confirm_when`, `rule_out_when`) and rules (`applies_when`, `condition`, `warn_when`) "
+           "write conditions as TOML tables: `all` / `any` / `not` over predicates "
+           "`{ fact = KEY, op = OPERATOR, value = ... }` (or `value_fact = KEY`). A predicate whose fact was not "
+           "collected is unknown, never true. `kb validate`, `kb add` and the rule catalogue check every "
+           "operator, value and fact key below.", "",
+           "## Operators", "", "| operator | value | meaning | example |", "|---|---|---|---|"]
+    for op in OPS.values():
+        out.append(f"| `{op.name}` | {_cell(VALUE_KINDS[op.value])} | {_cell(op.doc, escape=False)} | "
+                   f"{_code_span(op.example)} |")
+    out += ["", "## Fact keys", "", "Described in detail in [docs/facts.md](../facts.md).", "",
+            "| key | value |", "|---|---|"]
+    out += [f"| `{k}` | {_cell(v)} |" for k, v in fact_keys.keys().items()]
+    out += [f"| `{k}<name>` | {_cell(v)} |" for k, v in fact_keys.prefixes().items()]
+    return "\n".join(out).rstrip() + "\n"
 
 
 def generate(knowledge_dir: Path = KNOWLEDGE_DIR) -> dict[str, str]:

@@ -12,6 +12,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import codes as codes_mod
+from .language import fact_keys
+from .language.conditions import validate as validate_condition
+from .language.version import VersionError, parse_spec
 from .locate import Node, locate
 from .model import Code, CompatRow, Family, Fix, FixStep, Knowledge, Problem, Signature
 
@@ -19,10 +22,12 @@ from .toml import tomllib
 
 LANGS = ("en", "zh")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9\-]*[a-z0-9]$")
-SOURCE_RE = re.compile(r"^(https?://\S+|(reference|seeds|samples)/\S+|user:.+|faultdiag:.+)$")
-VERSION_PART_RE = re.compile(r"^(<=|>=|==|!=|<|>)?\s*[0-9A-Za-z][0-9A-Za-z.\-+]*$")
-VERSION_COMPONENTS = {"driver", "firmware", "cann", "nnal", "kernel", "torch", "torch_npu", "vllm",
-                      "vllm_ascend", "mindie", "sglang", "numpy", "python", "mindspore", "transformers"}
+SOURCE_RE = re.compile(r"^(https?://\S+|user:.+|faultdiag:.+)$")
+#: Components a problem's ``versions`` may name, with the version family their ranges are read in.
+VERSION_COMPONENTS = {"driver": "hdk", "firmware": "firmware", "cann": "cann", "nnal": "nnal", "kernel": "kernel",
+                      "torch": "pypi", "torch_npu": "pypi", "vllm": "pypi", "vllm_ascend": "pypi", "mindie": "mindie",
+                      "sglang": "pypi", "numpy": "pypi", "python": "python", "mindspore": "pypi",
+                      "transformers": "pypi"}
 
 PROBLEM_KEYS = {"id", "title", "summary", "root_cause", "severity", "hardware", "components", "codes",
                 "symptoms", "sources", "versions", "related", "confirm_when", "rule_out_when",
@@ -126,7 +131,7 @@ class _Checker:
             return []
         for s in items:
             if not isinstance(s, str) or not SOURCE_RE.match(s.strip()):
-                self.err(node.key_line(key), f"{what}: source {s!r} is neither a URL nor a reference/, seeds/ or samples/ path")
+                self.err(node.key_line(key), f"{what}: source {s!r} is not a public URL (https://...) a user can open")
         return [s.strip() for s in items if isinstance(s, str)]
 
 
@@ -249,10 +254,10 @@ def _versions(raw: Any, node: Node, chk: _Checker, what: str) -> dict[str, str]:
         if comp not in VERSION_COMPONENTS:
             chk.err(node.key_line("versions"), f"{what}: versions: unknown component '{comp}'")
             continue
-        if not isinstance(rng, str) or not all(
-            VERSION_PART_RE.match(part.strip()) for alt in rng.split("||") for part in alt.split(",")
-        ):
-            chk.err(node.key_line("versions"), f"{what}: versions.{comp}: bad range {rng!r}")
+        try:
+            parse_spec(rng, VERSION_COMPONENTS[comp])
+        except VersionError as exc:
+            chk.err(node.key_line("versions"), f"{what}: versions.{comp}: bad range {rng!r}: {exc}")
             continue
         out[comp] = rng
     return out
@@ -264,7 +269,10 @@ def _condition(raw: Any, key: str, node: Node, chk: _Checker, what: str) -> dict
     if not isinstance(raw, dict) or not ({"all", "any", "not", "fact"} & set(raw)):
         chk.err(node.key_line(key), f"{what}: '{key}' must be a condition table (all / any / not / fact)")
         return None
-    return raw
+    errors = validate_condition(raw, key, known_fact=fact_keys.known)
+    for message in errors:
+        chk.err(node.key_line(key), f"{what}: {message}")
+    return None if errors else raw
 
 
 STALL_MIN_CHARS = 8

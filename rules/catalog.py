@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import conditions
+from ascend_doctor.kb.language import conditions, fact_keys
 
 from ascend_doctor.kb.toml import tomllib
 
@@ -192,7 +192,7 @@ def parse_rules(data: dict[str, Any], file: str, groups: Iterable[str]) -> tuple
                  for k in ("title", "skip", "message", "fix", "ok", "warn_message")}
         for k in ("applies_when", "condition", "warn_when"):
             if k in raw:
-                issues += conditions.validate(raw[k], f"{where}: {k}")
+                issues += conditions.validate(raw[k], f"{where}: {k}", known_fact=fact_keys.known)
         for k in ("message", "fix", "ok", "warn_message"):
             phs = {lang: sorted(set(PLACEHOLDER_RE.findall(text))) for lang, text in texts[k].items()}
             if len(set(map(tuple, phs.values()))) > 1:

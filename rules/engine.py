@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from .catalog import PLACEHOLDER_RE, Rule
-from .conditions import Context, Outcome, evaluate, show
-from .facts import FactSet
+from ascend_doctor.kb.language.conditions import Context, Outcome, evaluate
+from ascend_doctor.kb.language.facts import FactSet, show
 
 PASS, WARN, FAIL, SKIP, ERROR = "PASS", "WARN", "FAIL", "SKIP", "ERROR"
 STATUSES = (PASS, WARN, FAIL, SKIP, ERROR)

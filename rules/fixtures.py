@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import BUILTIN_DIR
-from .facts import OK, STATUSES, Fact, FactSet
+from ascend_doctor.kb.language.facts import OK, STATUSES, Fact, FactSet
 
 from ascend_doctor.kb.toml import tomllib
 

@@ -37,6 +37,14 @@ def test_kb_imports_nothing_of_ours():
         assert not bad, f"{p.relative_to(ROOT)} imports {bad}"
 
 
+def test_the_language_imports_only_itself_and_the_toml_shim():
+    """Knowledge and rules share one condition and version language; it depends on nothing else."""
+    for p in _modules("kb/language"):
+        bad = {n for n in _imports(p) if n.startswith("ascend_doctor.")
+               and not n.startswith(("ascend_doctor.kb.language", "ascend_doctor.kb.toml"))}
+        assert not bad, f"{p.relative_to(ROOT)} imports {bad}"
+
+
 def test_rules_import_only_kb():
     for p in _modules("rules"):
         bad = {n for n in _imports(p) if n.startswith("ascend_doctor.diagnose")}

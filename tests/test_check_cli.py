@@ -231,7 +231,7 @@ def test_a_top_line_verdict_and_one_docker_run_line(cli):
 
 def test_a_machine_without_ascend_says_so():
     from ascend_doctor.diagnose.render.check_common import no_ascend
-    from ascend_doctor.rules.facts import Fact, FactSet
+    from ascend_doctor.kb.language.facts import Fact, FactSet
 
     bare = FactSet()
     bare.add(Fact("dev.nodes", [], "ok", "/dev"))

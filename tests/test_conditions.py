@@ -1,7 +1,7 @@
 """Condition trees (rules/conditions.py): ops, three-valued logic, validation."""
 from __future__ import annotations
 
-from ascend_doctor.rules.conditions import Context, evaluate, facts_used, validate
+from ascend_doctor.kb.language.conditions import Context, evaluate, facts_used, validate
 from ascend_doctor.rules.fixtures import fact_set
 
 
@@ -132,7 +132,7 @@ def test_facts_used():
 
 
 def test_conditions_are_described_in_words():
-    from ascend_doctor.rules.conditions import describe
+    from ascend_doctor.kb.language.conditions import describe
 
     cond = {"all": [{"fact": "npu_smi.path", "op": "exists"},
                     {"not": {"fact": "npu_smi.dcmi_error", "op": "eq", "value": "-8020"}},

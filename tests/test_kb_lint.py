@@ -186,7 +186,7 @@ VERSION_COLUMNS = {
 
 
 def test_compat_versions_read_with_the_version_grammar(knowledge):
-    version = pytest.importorskip("ascend_doctor.rules.version")
+    version = pytest.importorskip("ascend_doctor.kb.language.version")
     kn, _ = knowledge
     bad = []
     for r in kn.compat:

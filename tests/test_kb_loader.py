@@ -90,10 +90,12 @@ def test_literal_must_be_in_examples(kdir):
 def test_vocabulary_and_sources_are_checked(kdir):
     f = kdir / "problems" / "kernel-os.toml"
     _edit(f, 'hardware = ["a2", "a3"]', 'hardware = ["a2", "a9"]')
-    _edit(f, 'sources = ["seeds/002_81cc87146825c17f.txt"]', 'sources = ["my memory"]')
+    _edit(f, 'sources = ["https://www.hiascend.com/document/detail/zh/canncommercial/"]', 'sources = ["my memory"]')
+    _edit(f, 'sources = ["https://www.hiascend.com/document/detail/zh/canncommercial/", "https://www.hiascend.com/document/detail/zh/canncommercial/"]', 'sources = ["reference/error-codes.md#1"]')
     msgs = "\n".join(_issues(kdir))
     assert "'hardware' has 'a9', not in vocabulary.toml" in msgs
-    assert "source 'my memory' is neither a URL nor" in msgs
+    assert "source 'my memory' is not a public URL" in msgs
+    assert "source 'reference/error-codes.md#1' is not a public URL" in msgs
 
 
 def test_toml_syntax_error_has_line(kdir):

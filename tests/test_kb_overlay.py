@@ -131,3 +131,35 @@ def test_add_and_remove_errors(cli, home):
     assert cli("kb", "add", str(_write(home, "site.toml", SITE_FILE))).code == 0
     r = cli("kb", "remove", "site.toml")
     assert r.code == 0 and not (overlay_dir() / "site.toml").exists()
+
+
+def _with_condition(condition: str) -> str:
+    return SITE_FILE.replace('sources = ["user:site runbook page 12"]',
+                             f'sources = ["user:site runbook page 12"]\nconfirm_when = {condition}')
+
+
+def test_add_checks_conditions_with_the_real_grammar(cli, home):
+    """An overlay condition that could never match (a misspelt operator, a value of the wrong type, a fact
+    key no probe produces) is refused with the file and line, instead of silently never matching."""
+    line = _with_condition("{}").splitlines().index("confirm_when = {}") + 1
+    cases = [
+        ('{ fact = "kernel.release", op = "version_gte_typo", value = "6.0" }', "unknown op 'version_gte_typo'"),
+        ('{ fact = "npu.count", op = "lt", value = "eight" }', "op lt needs a number"),
+        ('{ fact = "kernel.release", op = "version_ge", value = "six" }', "kernel"),
+        ('{ fact = "kernel.relase", op = "version_ge", value = "6.0" }', "unknown fact key 'kernel.relase'"),
+        ('{ all = [{ fact = "npu.count", op = "ge", value = 1 }, { fact = "hardware.famly", op = "eq", value = "a2" }] }',
+         "confirm_when.all[1]: unknown fact key 'hardware.famly'"),
+    ]
+    for condition, message in cases:
+        src = _write(home, "site.toml", _with_condition(condition))
+        for command, code in ((("kb", "add", str(src)), 2), (("kb", "validate", str(src)), 1)):
+            r = cli(*command)
+            assert r.code == code, (condition, command, r.out, r.err)
+            assert f"{src}:{line}:" in r.out and message in r.out, (condition, r.out)
+        assert not (overlay_dir() / "site.toml").exists()
+
+
+def test_add_accepts_a_valid_condition_and_it_is_evaluated(cli, home):
+    good = _with_condition('{ fact = "env.MODEL_DIR", op = "matches", value = "^/mnt/nfs-models" }')
+    r = cli("kb", "add", str(_write(home, "site.toml", good)))
+    assert r.code == 0, r.out + r.err

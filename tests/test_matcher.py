@@ -5,7 +5,7 @@ import pytest
 
 from ascend_doctor.diagnose.evidence import read_evidence
 from ascend_doctor.diagnose.matcher import Matcher
-from ascend_doctor.rules.facts import Fact, FactSet
+from ascend_doctor.kb.language.facts import Fact, FactSet
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ import pytest
 
 from ascend_doctor.rules import catalog
 from ascend_doctor.rules.catalog import RuleError, find_rule, load_groups, load_rules, parse_rules, select_rules
-from ascend_doctor.rules.conditions import validate
-from ascend_doctor.rules.version import parse_spec
+from ascend_doctor.kb.language.conditions import validate
+from ascend_doctor.kb.language.version import parse_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 FACTS_DOC = (ROOT / "docs" / "facts.md").read_text(encoding="utf-8")

@@ -234,7 +234,7 @@ def test_ask_and_environment_show_markup_literally(tui_kb, tmp_path):
             assert "[bold red]x[/]" in detail
             # Environment: a fact value holding markup, shown in the table and the value line
             fs = app.machine.facts()
-            from ascend_doctor.rules.facts import Fact
+            from ascend_doctor.kb.language.facts import Fact
 
             fs.add(Fact("env.EVIL", "[bold red]boom[/]", source="environment"))
             await pilot.press("f4")

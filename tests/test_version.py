@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_doctor.rules.version import VersionError, compare, parse, parse_spec, satisfies
+from ascend_doctor.kb.language.version import VersionError, compare, parse, parse_spec, satisfies
 
 ASCENDING = [
     ["8.0.RC1", "8.0.RC2.alpha003", "8.0.RC2", "8.0.rc2.1", "8.0.RC3", "8.0.0", "8.0.0.3", "8.1.RC1", "8.5.0",

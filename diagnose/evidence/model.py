@@ -60,7 +60,7 @@ class InputNote:
 class Evidence:
     lines: list[EvidenceLine] = field(default_factory=list)
     codes: list[CodeHit] = field(default_factory=list)
-    facts: list[Any] = field(default_factory=list)          # rules.facts.Fact read from the text
+    facts: list[Any] = field(default_factory=list)          # kb.language.facts.Fact read from the text
     notes: list[InputNote] = field(default_factory=list)
     causes: list[EvidenceLine] = field(default_factory=list)  # CANN Possible Cause / Solution lines
     prose: list[str] = field(default_factory=list)            # free text sentences (symptom matching)

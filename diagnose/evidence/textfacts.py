@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ascend_doctor.rules.facts import Fact
+from ascend_doctor.kb.language.facts import Fact
 
 VERSION = r"v?(\d+\.\d+(?:\.(?:RC\d+|rc\d+|\d+|T\d+))?(?:\.(?:alpha|beta|rc|post|dev|b|B)?\d+)*(?:rc\d+)?(?:\+[\w.]+)?)"
 PROSE_VERSIONS = [

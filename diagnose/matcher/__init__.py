@@ -10,7 +10,7 @@ __all__ = ["Matcher", "Diagnosis", "Finding", "Support", "CodeSummary", "diagnos
 def diagnose(kb, paths=(), text=None, facts=None, lang: str = "en") -> Diagnosis:
     """Read the inputs and match them: the one call the CLI, the TUI and the benches use."""
     from ascend_doctor.diagnose.evidence import read_evidence
-    from ascend_doctor.rules.facts import FactSet
+    from ascend_doctor.kb.language.facts import FactSet
 
     matcher = Matcher(kb)
     ev = read_evidence(paths, text=text, signatures=matcher.patterns)

@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import Any
 
 from ascend_doctor.diagnose.evidence import CODE, ERROR, SIGNATURE, Evidence
-from ascend_doctor.rules.facts import FactSet
+from ascend_doctor.kb.language.facts import FactSet
 
 from .model import CodeSummary, Diagnosis, Finding, Support
 from .retrieval import IDENT, Retriever
@@ -283,17 +283,17 @@ class Matcher:
         f = Finding(pid, p, score, parts=parts)
         ctx = None
         if len(facts):
-            from ascend_doctor.rules.conditions import Context, evaluate
+            from ascend_doctor.kb.language.conditions import Context, evaluate
 
             ctx = Context(facts, compat=self.kb.compat)
             if p.confirm_when:
-                out = _safe_eval(evaluate, p.confirm_when, ctx)
-                if out is not None and out.value is True:
+                out = evaluate(p.confirm_when, ctx)
+                if out.value is True:
                     f.confirmed_by = out.notes or ["confirm_when holds"]
                     score = score + (1 - score) * CONFIRM_BOOST
             if p.rule_out_when:
-                out = _safe_eval(evaluate, p.rule_out_when, ctx)
-                if out is not None and out.value is True:
+                out = evaluate(p.rule_out_when, ctx)
+                if out.value is True:
                     f.ruled_out_by = out.notes or ["rule_out_when holds"]
                     score *= RULE_OUT_FACTOR
             fam = facts.value("hardware.family")
@@ -371,13 +371,6 @@ def stall_detail(st, phrase: str = "") -> str:
     where = (f"the log ends here: no progress after {st.percent}% ({st.done}/{st.total})" if st.last_in_input
              else f"this bar never gets past {st.percent}% ({st.done}/{st.total}); nothing later continues it")
     return f"{where}; stalled bar '{phrase}'" if phrase else where
-
-
-def _safe_eval(evaluate, cond, ctx):
-    try:
-        return evaluate(cond, ctx)
-    except Exception:  # noqa: BLE001 - a bad condition in a user overlay must not stop a diagnosis
-        return None
 
 
 def suggest_query(ev: Evidence, codes: list[CodeSummary]) -> str:

@@ -62,7 +62,7 @@ class CodeSummary:
 class Diagnosis:
     findings: list[Finding]
     codes: list[CodeSummary]
-    facts: list[Any]                    # rules.facts.Fact used (from the machine and the text)
+    facts: list[Any]                    # kb.language.facts.Fact used (from the machine and the text)
     decisive: Any = None                # evidence.EvidenceLine: first error in time among the strongest support
     first_errors: list[Any] = field(default_factory=list)
     causes: list[Any] = field(default_factory=list)         # CANN Possible Cause / Solution lines

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import replace
 from typing import Callable
 
-from ...rules.facts import ERROR, Fact, FactSet
+from ascend_doctor.kb.language.facts import ERROR, Fact, FactSet
 from ..system import System
 from . import derived, host, npu_smi, python_stack, versions
 from .base import Context

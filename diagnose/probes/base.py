@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.facts import DENIED, ERROR, MISSING, OK, TIMEOUT, UNPARSED, Fact
+from ascend_doctor.kb.language.facts import DENIED, ERROR, MISSING, OK, TIMEOUT, UNPARSED, Fact
 from ..system import CommandResult, System, decode
 
 __all__ = ["Context", "Fact", "OK", "MISSING", "DENIED", "TIMEOUT", "ERROR", "UNPARSED", "ok", "bad",

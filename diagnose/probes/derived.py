@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ...rules.facts import FactSet
+from ascend_doctor.kb.language.facts import FactSet
 from .base import MISSING, OK, Fact, ok, same_status
 
 FAMILIES = (  # (pattern on the SoC or the npu-smi Name, family)

@@ -53,7 +53,7 @@ class CheckReport:
     """Everything a renderer needs: results, facts, the summary and how the check was run."""
 
     results: list                      # rules.engine.CheckResult
-    facts: Any                         # rules.facts.FactSet
+    facts: Any                         # kb.language.facts.FactSet
     lang: str = "en"
     fail_on: str = "error"
     origin: str = ""
@@ -78,7 +78,7 @@ class CheckReport:
         return out
 
     def environment(self) -> list[tuple[str, str]]:
-        from ascend_doctor.rules.conditions import show
+        from ascend_doctor.kb.language.facts import show
 
         rows = []
         for name, keys in ENV_FACTS:

@@ -10,7 +10,7 @@ from .console import esc
 
 
 def _fact_line(fact) -> str:
-    from ascend_doctor.rules.conditions import show
+    from ascend_doctor.kb.language.facts import show
 
     value = show(fact.value, 120) if fact.ok else f"({fact.status}{': ' + fact.detail if fact.detail else ''})"
     took = f" [{fact.duration_ms:.0f} ms]" if fact.duration_ms >= 0.5 else ""

@@ -6,7 +6,7 @@ from .console import esc, t
 
 
 def _cond(cond) -> str:
-    from ascend_doctor.rules.conditions import describe
+    from ascend_doctor.kb.language.conditions import describe
 
     return describe(cond)
 

@@ -78,12 +78,12 @@ def _is_range(spec: str) -> bool:
 
 class Matcher:
     """Decides whether a version satisfies a spec (exact version, series ``25.5.X`` or range) with the
-    Ascend version grammar of ``ascend_doctor.rules.version``. A value the grammar cannot read is
+    Ascend version grammar of ``ascend_doctor.kb.language.version``. A value the grammar cannot read is
     compared as text (a series by its prefix); an unreadable range answers ``None`` (unknown).
     """
 
     def matches(self, version: str, spec: str) -> bool | None:
-        from ascend_doctor.rules.version import satisfies
+        from ascend_doctor.kb.language.version import satisfies
 
         if not version or not spec:
             return False

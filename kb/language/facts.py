@@ -4,11 +4,12 @@ A Fact is one observed thing with where it came from (``source``), whether it
 could be collected (``status``) and how long that took. A FactSet is the whole
 observation of one machine; serialised, it is the body of a snapshot.
 
-The canonical fact keys are listed in docs/facts.md. Values are JSON-compatible
+The fact keys are listed in ``fact_keys.toml`` beside this module (for people: docs/facts.md). Values are JSON-compatible
 (str, int, float, bool, None, lists and dicts of those).
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
@@ -98,3 +99,31 @@ class FactSet:
         for d in items:
             fs.add(Fact.from_dict(d))
         return fs
+
+
+def show(value: Any, limit: int = 160) -> str:
+    """A short human form of a fact value for messages and evidence."""
+    if value is None:
+        text = "none"
+    elif isinstance(value, bool):
+        text = "yes" if value else "no"
+    elif isinstance(value, str):
+        text = value if value else '""'
+    elif isinstance(value, (list, tuple)):
+        sep = "; " if any(isinstance(v, Mapping) for v in value) else ", "
+        text = sep.join(show(v, limit) for v in value) if value else "(none)"
+    elif isinstance(value, Mapping):
+        text = " ".join(f"{k}={v if not isinstance(v, (dict, list)) else json.dumps(v, ensure_ascii=False, default=str)}"
+                        for k, v in value.items() if v is not None)
+    else:
+        text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_status(key: str, fact: Fact | None) -> str:
+    """Why a fact has no usable value, in words: ``npu_smi.info: timeout from npu-smi info (...)``."""
+    if fact is None:
+        return f"{key}: not collected"
+    detail = f" ({fact.detail})" if fact.detail else ""
+    src = f" from {fact.source}" if fact.source else ""
+    return f"{key}: {fact.status}{src}{detail}"
