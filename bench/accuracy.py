@@ -47,18 +47,11 @@ def load_cases(directory: Path = CASES / "dev") -> list[dict]:
 
 
 def evaluate(kb, cases: list[dict]) -> dict:
-    from ascend_doctor.diagnose.matcher import Matcher
-    from ascend_doctor.diagnose.evidence import read_evidence
-    from ascend_doctor.kb.language.facts import FactSet
+    from ascend_doctor.diagnose.services.diagnosis import diagnose
 
-    matcher = Matcher(kb)
     rows = []
     for c in cases:
-        ev = read_evidence([], text=c["input"], signatures=matcher.patterns)
-        facts = FactSet(origin="text")
-        for f in ev.facts:
-            facts.add(f)
-        d = matcher.match(ev, facts)
+        d = diagnose(kb, text=c["input"])
         ids = [f.id for f in d.findings]
         ranks = [ids.index(e) + 1 for e in c["expected"] if e in ids]
         rank = min(ranks) if ranks else 0

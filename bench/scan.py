@@ -92,7 +92,7 @@ CHILD = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 from ascend_doctor.kb.query import KnowledgeBase
-from ascend_doctor.diagnose.matcher import diagnose
+from ascend_doctor.diagnose.services.diagnosis import diagnose
 with KnowledgeBase({kb!r}) as kb:
     t = time.perf_counter()
     d = diagnose(kb, [{log!r}])

@@ -35,33 +35,29 @@ def pytest_addoption(parser) -> None:
 
 
 def _run_check(config):
-    import argparse
-
     import pytest
 
-    from ascend_doctor.diagnose.cli.commands.check import _words, build_report, compat_provider, render
-    from ascend_doctor.diagnose.cli.errors import CLIError
-    from ascend_doctor.diagnose.cli.machine import collect_facts
-    from ascend_doctor.diagnose.cli.options import default_lang
+    from ascend_doctor.diagnose.render.console import locale_lang
+    from ascend_doctor.diagnose.render.registry import render
+    from ascend_doctor.diagnose.services.check import check, rule_words
+    from ascend_doctor.diagnose.services.errors import DoctorError
+    from ascend_doctor.diagnose.services.machine import MachineSpec
 
     opt = config.getoption
     if opt("--ascend-doctor-sim") and opt("--ascend-doctor-replay"):
         raise pytest.UsageError("ascend-doctor: give --ascend-doctor-sim or --ascend-doctor-replay, not both")
-    args = argparse.Namespace(sim=opt("--ascend-doctor-sim"), replay=opt("--ascend-doctor-replay"), python=None,
-                              timeout=10.0, kb=None, lang=None)
     try:
-        facts = collect_facts(args)
-        report = build_report(facts, only=_words(opt("--ascend-doctor-only")), skip=_words(opt("--ascend-doctor-skip")),
-                              fail_on=opt("--ascend-doctor-fail-on"), lang=default_lang(),
-                              compat=compat_provider(args))
-    except (CLIError, ValueError) as exc:
+        machine = MachineSpec(sim=opt("--ascend-doctor-sim"), replay=opt("--ascend-doctor-replay"))
+        report = check(machine, only=rule_words(opt("--ascend-doctor-only")), skip=rule_words(opt("--ascend-doctor-skip")),
+                       fail_on=opt("--ascend-doctor-fail-on"), lang=locale_lang())
+    except (DoctorError, ValueError) as exc:
         raise pytest.UsageError(f"ascend-doctor: {exc}") from exc
     path = opt("--ascend-doctor-report")
     if path:
         from ascend_doctor.diagnose.files import write_error, write_file
 
         try:
-            write_file(path, render(report, "json"))
+            write_file(path, render("check", report, "json"))
         except OSError as exc:
             raise pytest.UsageError(f"ascend-doctor: {write_error(path, exc)}") from exc
     return report
@@ -88,9 +84,9 @@ def pytest_sessionstart(session) -> None:
         return
     import pytest
 
-    from ascend_doctor.diagnose.cli.commands.check import render
+    from ascend_doctor.diagnose.render.registry import render
 
-    text = render(report, "text")
+    text = render("check", report, "text")
     tr = session.config.pluginmanager.get_plugin("terminalreporter")
     if tr is not None:
         tr.write_line("")

@@ -57,6 +57,19 @@ def test_renderers_never_import_probes_or_the_system():
         assert not bad, f"{p.relative_to(ROOT)} imports {bad}"
 
 
+def test_front_ends_other_than_the_cli_never_import_the_cli():
+    """The TUI and the pytest plugin call the services (diagnose/services), never cli/ modules."""
+    for p in _modules("diagnose/tui") + [ROOT / "diagnose" / "pytest_plugin.py"] + _modules("diagnose/services") \
+            + _modules("diagnose/render"):
+        bad = {n for n in _imports(p) if n.startswith("ascend_doctor.diagnose.cli")}
+        assert not bad, f"{p.relative_to(ROOT)} imports {bad}"
+
+
+def test_services_take_values_not_argparse():
+    for p in _modules("diagnose/services"):
+        assert "argparse" not in _imports(p), f"{p.relative_to(ROOT)} imports argparse"
+
+
 def test_only_the_tui_imports_textual():
     for p in _modules("diagnose") + _modules("rules") + _modules("kb"):
         if "tui" in p.relative_to(ROOT).parts or p.name == "tui.py":

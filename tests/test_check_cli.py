@@ -144,8 +144,12 @@ def test_bad_output_path_and_duplicates(tmp_path, capsys):
 
 
 def test_untrusted_text_is_escaped(monkeypatch, capsys):
-    from ascend_doctor.diagnose.cli.commands.check import build_report, render
+    from ascend_doctor.diagnose.render.registry import render as render_as
+    from ascend_doctor.diagnose.services.check import build_report
     from ascend_doctor.rules.fixtures import fact_set
+
+    def render(report, fmt):
+        return render_as("check", report, fmt)
 
     facts = fact_set({"container.kind": "docker", "dev.nodes": ["[bold red]x[/bold red]", "a|b<script>"],
                       "hardware.family": "a2"})
@@ -195,8 +199,8 @@ def test_the_python_checked_is_the_users_workload_interpreter(tmp_path, monkeypa
     import os
     import sys
 
-    from ascend_doctor.diagnose.cli.errors import UsageError
-    from ascend_doctor.diagnose.cli.machine import workload_python
+    from ascend_doctor.diagnose.services.errors import UsageError
+    from ascend_doctor.diagnose.services.machine import workload_python
 
     venv = tmp_path / "work-venv"
     (venv / "bin").mkdir(parents=True)

@@ -3,28 +3,27 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_doctor.diagnose.evidence import read_evidence
-from ascend_doctor.diagnose.matcher import Matcher
+from ascend_doctor.diagnose.services.diagnosis import diagnose
 from ascend_doctor.kb.language.facts import Fact, FactSet
 
 
 @pytest.fixture(scope="module")
 def matcher():
+    """The knowledge base every diagnosis here runs against."""
     from ascend_doctor.kb.query import KnowledgeBase
 
     kb = KnowledgeBase()
-    yield Matcher(kb)
+    yield kb
     kb.close()
 
 
-def run(matcher, text, facts=()):
-    ev = read_evidence([], text=text, signatures=matcher.patterns)
-    fs = FactSet()
-    for f in ev.facts:
-        fs.add(f)
-    for f in facts:
-        fs.add(f)
-    return matcher.match(ev, fs)
+def run(kb, text, facts=()):
+    machine = None
+    if facts:
+        machine = FactSet()
+        for f in facts:
+            machine.add(f)
+    return diagnose(kb, text=text, facts=machine)
 
 
 def test_real_cause_above_the_final_exception(matcher):

@@ -1,7 +1,6 @@
 """Pilot tests of the TUI: each screen's main flows on simulated machines (textual ``App.run_test``)."""
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -12,6 +11,7 @@ import pytest
 from textual.widgets import DataTable, Input, OptionList, TextArea
 
 from ascend_doctor.diagnose.tui.app import AscendDoctorApp
+from ascend_doctor.diagnose.services.machine import MachineSpec
 from ascend_doctor.diagnose.tui.machine import Machine
 
 
@@ -23,8 +23,8 @@ def tui_kb(tmp_path_factory):
 
 
 def make_app(kb, profile: str, start: str = "check", lang: str = "en", export_dir=None, machine=None):
-    args = argparse.Namespace(sim=profile, replay=None, python=None, timeout=10.0)
-    return AscendDoctorApp(kb, machine or Machine(args), lang=lang, start=start, export_dir=export_dir)
+    spec = MachineSpec(sim=profile)
+    return AscendDoctorApp(kb, machine or Machine(spec), lang=lang, start=start, export_dir=export_dir)
 
 
 def screen_text(app) -> str:

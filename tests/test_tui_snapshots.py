@@ -8,12 +8,12 @@ and look at the SVGs in tests/__snapshots__/ before committing them.
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
 
 import pytest
 
 from ascend_doctor.diagnose.tui.app import AscendDoctorApp
+from ascend_doctor.diagnose.services.machine import MachineSpec
 from ascend_doctor.diagnose.tui.machine import Machine
 
 SIZE = (100, 30)
@@ -31,8 +31,8 @@ def snap_kb(tmp_path_factory):
 
 
 def app_for(kb, start: str = "check", lang: str = "en") -> AscendDoctorApp:
-    args = argparse.Namespace(sim=PROFILE, replay=None, python=None, timeout=10.0)
-    return AscendDoctorApp(kb, Machine(args), lang=lang, start=start)
+    spec = MachineSpec(sim=PROFILE)
+    return AscendDoctorApp(kb, Machine(spec), lang=lang, start=start)
 
 
 def _tables_settled(app) -> bool:

@@ -16,7 +16,7 @@ import sys
 from typing import NoReturn
 
 from . import commands as commands_pkg
-from .errors import EXIT_INTERNAL, EXIT_USAGE, CLIError
+from ..services.errors import EXIT_INTERNAL, EXIT_USAGE, DoctorError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -31,9 +31,9 @@ class _Parser(argparse.ArgumentParser):
             choices = re.findall(r"'([^']*)'", m.group(2))
             near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
             if near:
-                raise CLIError(f"{self.prog}: unknown {('command' if self.prog == 'ascend-doctor' else 'choice')} "
+                raise DoctorError(f"{self.prog}: unknown {('command' if self.prog == 'ascend-doctor' else 'choice')} "
                                f"{m.group(1)!r}; did you mean {near[0]!r}? (see '{self.prog} --help')")
-        raise CLIError(f"{self.prog}: {message} (see '{self.prog} --help')")
+        raise DoctorError(f"{self.prog}: {message} (see '{self.prog} --help')")
 
 
 def _take_lang(argv: list[str]) -> tuple[list[str], str | None]:
@@ -45,7 +45,7 @@ def _take_lang(argv: list[str]) -> tuple[list[str], str | None]:
         if (a == "--lang" or a.startswith("--lang=")) and not (out and out[-1] in ("--text", "-o", "--output")):
             value = a.split("=", 1)[1] if "=" in a else (argv[i + 1] if i + 1 < len(argv) else "")
             if value not in ("en", "zh"):
-                raise CLIError(f"ascend-doctor: --lang takes en or zh, not {value!r}")
+                raise DoctorError(f"ascend-doctor: --lang takes en or zh, not {value!r}")
             lang = value
             i += 1 if "=" in a else 2
             continue
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args._run(args) or 0)
         sys.stdout.flush()
         return code
-    except CLIError as exc:
+    except DoctorError as exc:
         _print_error(str(exc))
         return exc.exit_code
     except KeyboardInterrupt:

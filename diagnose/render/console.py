@@ -58,3 +58,14 @@ def tl(texts: dict[str, list[str]] | None, lang: str) -> list[str]:
     if not texts:
         return []
     return texts.get(lang) or texts.get("en") or []
+
+
+def locale_lang() -> str:
+    """``zh`` when the locale says Chinese (ASCEND_DOCTOR_LANG, LC_ALL, LC_MESSAGES, LANG, LANGUAGE), else ``en``."""
+    import os
+
+    for var in ("ASCEND_DOCTOR_LANG", "LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = os.environ.get(var, "")
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"

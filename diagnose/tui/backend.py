@@ -1,10 +1,12 @@
-"""What the TUI screens ask of the engine: run the check, diagnose text or files.
+"""What the TUI screens ask of the services: run the check, diagnose text or files.
 
-Thin adapters over ``rules.engine`` and ``diagnose.matcher`` so that the screens read one shape.
+Thin adapters over ``services.check`` and ``services.diagnosis`` so that the screens read one shape.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from ..render.console import t
 
 
 class InputProblem(Exception):
@@ -25,27 +27,27 @@ class CheckRow:
     group_command: str = ""              # the group's one fix command (groups.toml fix_all_command)
 
     def group_title(self, lang: str) -> str:
-        return self.group_texts.get(lang) or self.group_texts.get("en") or self.group
+        return t(self.group_texts, lang) or self.group
 
     def title(self, lang: str) -> str:
-        return self._texts["title"].get(lang) or self._texts["title"].get("en", "")
+        return t(self._texts["title"], lang)
 
     def message(self, lang: str) -> str:
-        return self._texts["message"].get(lang) or self._texts["message"].get("en", "")
+        return t(self._texts["message"], lang)
 
     def fix(self, lang: str) -> str:
-        return (self._texts["fix"] or {}).get(lang) or (self._texts["fix"] or {}).get("en", "")
+        return t(self._texts["fix"], lang)
 
 
 def run_check(kb, facts) -> list[CheckRow]:
-    from ascend_doctor.rules.catalog import load_groups, load_rules
-    from ascend_doctor.rules.engine import run_rules
+    from ..services.check import build_report
 
-    groups = {g.id: g.title for g in load_groups()}
-    order = {g.id: g.order for g in load_groups()}
-    commands = {g.id: g.fix_all_command for g in load_groups()}
+    report = build_report(facts, compat=kb.compat)
+    groups = {g.id: g.title for g in report.groups}
+    order = {g.id: g.order for g in report.groups}
+    commands = {g.id: g.fix_all_command for g in report.groups}
     rows = []
-    for r in run_rules(load_rules(), facts, compat=kb.compat):
+    for r in report.results:
         evidence = []
         for e in r.evidence:
             k, _, v = str(e).partition("=")
@@ -77,7 +79,7 @@ class FindingRow:
 def diagnose(kb, text: str, path: str, facts, lang: str) -> tuple[list[FindingRow], str]:
     import os
 
-    from ..matcher import diagnose as run
+    from ..services.diagnosis import diagnose as run
 
     paths = []
     if path:

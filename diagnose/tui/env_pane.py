@@ -44,7 +44,7 @@ class EnvironmentPane(Vertical):
         self.last_export = None
         self._pending_export = False
         # simulated probes take no real time: leave the column out there (and keep screenshots stable)
-        self.show_ms = not getattr(machine.args, "sim", None)
+        self.show_ms = not machine.spec.sim
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter facts: npu, env., status:missing … (ctrl+x: export a private snapshot)",

@@ -278,7 +278,7 @@ def _verdict(a_name, a, b_name, b, fit, mismatch, documented) -> dict:
 
 def run(args) -> int:
 
-    from ..errors import NotFound, UsageError
+    from ...services.errors import NotFound, UsageError
     from ..options import open_kb
 
     q = {dest: getattr(args, dest) for _, dest, _ in QUERY_OPTIONS}

@@ -25,7 +25,7 @@ def run(args) -> int:
 
     from ...render.console import make_console
     from ...render.knowledge import print_code, print_problem, to_jsonable
-    from ..errors import NotFound, UsageError
+    from ...services.errors import NotFound, UsageError
     from ..options import lang_of, open_kb
 
     what = args.what.strip()

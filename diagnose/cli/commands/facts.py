@@ -20,10 +20,10 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
 
     from ...render.console import esc, make_console
-    from ..errors import NotFound
-    from ..machine import collect_facts
+    from ...services.errors import NotFound
+    from ..machine import machine_spec
 
-    fs = collect_facts(args)
+    fs = machine_spec(args).facts()
     facts = [f for f in fs if not args.key or any(f.key.startswith(p) for p in args.key)]
     if args.key and not facts:
         raise NotFound(f"no fact key starts with {', '.join(args.key)}")

@@ -37,7 +37,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     action = getattr(args, "kb_command", None)
     if action is None:
-        from ..errors import UsageError
+        from ...services.errors import UsageError
 
         raise UsageError("kb needs an action: validate, build, stats, path, add, remove, overlays, "
                          "import-faultdiag, docs (see 'ascend-doctor kb --help')")
@@ -53,7 +53,7 @@ def _validate(args) -> int:
     from ascend_doctor.kb.loader import load
     from ascend_doctor.kb.paths import KNOWLEDGE_DIR
 
-    from ..errors import InputError
+    from ...services.errors import InputError
 
     extra = [Path(p) for p in args.paths]
     for p in extra:
@@ -120,7 +120,7 @@ def _add(args) -> int:
 
     from ascend_doctor.kb import overlay
 
-    from ..errors import InputError
+    from ...services.errors import InputError
 
     src = Path(args.file)
     try:
@@ -140,7 +140,7 @@ def _add(args) -> int:
 def _remove(args) -> int:
     from ascend_doctor.kb import overlay
 
-    from ..errors import NotFound
+    from ...services.errors import NotFound
 
     try:
         target = overlay.remove(args.name)
@@ -172,7 +172,7 @@ def _import_faultdiag(args) -> int:
     from ascend_doctor.kb.build import overlay_files
     from ascend_doctor.kb.paths import KNOWLEDGE_DIR
 
-    from ..errors import InputError
+    from ...services.errors import InputError
 
     if args.path:
         src = Path(args.path)
@@ -206,7 +206,7 @@ def _docs(args) -> int:
 
     from ascend_doctor.kb import docs
 
-    from ..errors import CLIError, UsageError
+    from ...services.errors import DoctorError, UsageError
 
     out = Path(args.output) if args.output else docs.default_output()
     if out is None:
@@ -215,9 +215,9 @@ def _docs(args) -> int:
         pages = docs.generate()
         written, removed = docs.write(pages, out)
     except docs.DocsError as exc:
-        raise CLIError(str(exc)) from exc
+        raise DoctorError(str(exc)) from exc
     except OSError as exc:
-        raise CLIError(f"cannot write {out}: {exc.strerror or exc}") from exc
+        raise DoctorError(f"cannot write {out}: {exc.strerror or exc}") from exc
     print(f"{len(pages)} pages in {out}: {len(written)} written, {len(removed)} removed, "
           f"{len(pages) - len(written)} unchanged")
     return 0

@@ -21,7 +21,7 @@ def _read(path: str) -> str:
     import os
     import sys
 
-    from ..errors import InputError
+    from ...services.errors import InputError
 
     limit = 64 * 1024 * 1024          # the same cap for a file and for standard input
     try:

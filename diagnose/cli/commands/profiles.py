@@ -16,14 +16,14 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
 
     from ...system import ProfileError, list_profiles, load_profile
-    from ..errors import CLIError, EXIT_INTERNAL
+    from ...services.errors import DoctorError, EXIT_INTERNAL
 
     rows = []
     for name in list_profiles():
         try:
             p = load_profile(name)
         except ProfileError as exc:
-            err = CLIError(f"bundled profile {name} is broken: {exc}")
+            err = DoctorError(f"bundled profile {name} is broken: {exc}")
             err.exit_code = EXIT_INTERNAL
             raise err from exc
         rows.append({"name": p.name, "description": p.description, "expected_problems": p.expected_problems})

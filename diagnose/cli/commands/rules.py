@@ -22,13 +22,13 @@ def run(args) -> int:
 
     from ...render.console import make_console
     from ...render.rules import print_rule_list
-    from ..errors import EXIT_INTERNAL, CLIError, UsageError
+    from ...services.errors import EXIT_INTERNAL, DoctorError, UsageError
     from ..options import lang_of
 
     try:
         rules = load_rules()
     except RuleError as exc:
-        err = CLIError(f"the built-in rules do not load: {exc}")
+        err = DoctorError(f"the built-in rules do not load: {exc}")
         err.exit_code = EXIT_INTERNAL
         raise err from exc
     groups = {g.id for g in load_groups()}

@@ -21,7 +21,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
 
     from ...render.console import esc, make_console
-    from ..errors import UsageError
+    from ...services.errors import UsageError
     from ..options import lang_of, open_kb
 
     query = " ".join(args.query).strip()

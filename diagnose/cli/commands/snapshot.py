@@ -27,24 +27,13 @@ def run(args) -> int:
     import sys
 
     from ...files import write_error
-    from ...snapshot import take_snapshot, write_snapshot
-    from ...system import ProfileError, SimulatedSystem
-    from ..errors import InputError, UsageError
+    from ...services.errors import InputError, UsageError
+    from ...services.machine import MachineSpec, workload_python
+    from ...snapshot import write_snapshot
 
-    if not 0 < args.timeout <= 3600:  # also refuses nan
-        raise UsageError("--timeout must be between 0 and 3600 seconds")
-    from ..machine import workload_python
-
-    system = None
-    python = args.python
-    if not args.sim:
-        python = workload_python(args.python)
-    if args.sim:
-        try:
-            system = SimulatedSystem(args.sim)
-        except ProfileError as exc:
-            raise UsageError(str(exc)) from exc
-        python = python or system.profile.python.get("executable") or "python3"
+    machine = MachineSpec(sim=args.sim, python=args.python if args.sim else workload_python(args.python),
+                          timeout=args.timeout)
+    machine.system()                       # a bad --sim before anything else
     if not args.preview and not args.output:
         raise UsageError("snapshot needs -o FILE (or -o - for standard output), or --preview")
     if args.output and args.output != "-" and os.path.lexists(args.output) and not args.force \
@@ -52,8 +41,7 @@ def run(args) -> int:
         # refused before the machine is probed, with the same words the writer would use
         raise InputError(write_error(args.output, FileExistsError(17, "it exists", args.output), "--force"))
     report: dict = {}
-    snap = take_snapshot(system, python=python, timeout=args.timeout, include_hostname=args.include_hostname,
-                         report=report)
+    snap = machine.snapshot(include_hostname=args.include_hostname, report=report)
     if args.preview:
         _print_preview(snap, report)
         if not args.output:

@@ -19,16 +19,17 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     import sys
 
-    from ..errors import UsageError
-    from ..machine import make_system
+    from ...services.errors import UsageError
+    from ..machine import machine_spec
     from ..options import lang_of, open_kb
 
     if not sys.stdout.isatty():
         raise UsageError("the TUI needs a terminal; use 'ascend-doctor check' or 'diagnose' in scripts")
-    make_system(args)                      # bad --sim / --replay: one-line error before the screen opens
+    spec = machine_spec(args)
+    spec.system()                          # bad --sim / --replay: one-line error before the screen opens
     from ...tui.app import AscendDoctorApp
     from ...tui.machine import Machine
 
     kb = open_kb(args)
-    AscendDoctorApp(kb, Machine(args), lang=lang_of(args), start=args.screen).run()
+    AscendDoctorApp(kb, Machine(spec), lang=lang_of(args), start=args.screen).run()
     return 0

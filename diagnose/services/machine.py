@@ -1,0 +1,93 @@
+"""Which machine a service looks at: the live one (default), a bundled profile or a recorded snapshot."""
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+
+from .errors import InputError, UsageError
+
+
+def workload_python(given: str | None, env: dict[str, str] | None = None) -> str:
+    """The interpreter the user runs their workload with, whose packages the check inspects: ``given``
+    (it must be an executable file), else the active virtualenv or conda environment, else ``python3``
+    on PATH, else the one running ascend-doctor (installed in its own venv, that one would hide torch,
+    torch_npu and vLLM from the check)."""
+    env = os.environ if env is None else env
+    if given:
+        if not (os.path.isfile(given) and os.access(given, os.X_OK)):
+            raise UsageError(f"--python {given}: not an executable file")
+        return given
+    for var in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        root = env.get(var)
+        if root:
+            exe = os.path.join(root, "bin", "python")
+            if os.path.isfile(exe) and os.access(exe, os.X_OK):
+                return exe
+    return shutil.which("python3", path=env.get("PATH")) or sys.executable
+
+
+@dataclass(frozen=True)
+class MachineSpec:
+    """The machine to look at. ``sim`` names a bundled profile, ``replay`` a snapshot file; neither
+    means this machine. ``python`` is the interpreter whose packages are inspected (default: the
+    workload's, see :func:`workload_python`); ``timeout`` bounds each command run on the machine."""
+
+    sim: str | None = None
+    replay: str | None = None
+    python: str | None = None
+    timeout: float = 10.0
+
+    def __post_init__(self) -> None:
+        if self.sim and self.replay:
+            raise UsageError("give --sim or --replay, not both")
+        if not (isinstance(self.timeout, (int, float)) and not math.isnan(self.timeout) and 0 < self.timeout <= 3600):
+            raise UsageError("--timeout must be between 0 and 3600 seconds")
+
+    @property
+    def label(self) -> str:
+        if self.sim:
+            return f"simulated: {self.sim}"
+        if self.replay:
+            return f"snapshot: {os.path.basename(self.replay)}"
+        return f"live: {os.uname().nodename}"
+
+    @property
+    def is_live(self) -> bool:
+        return not (self.sim or self.replay)
+
+    def system(self):
+        """(System, python path to inspect)."""
+        from ..snapshot import SnapshotError, load_snapshot
+        from ..system import ProfileError, RealSystem, SimulatedSystem
+
+        if self.sim:
+            try:
+                system = SimulatedSystem(self.sim)
+            except ProfileError as exc:
+                raise UsageError(str(exc)) from exc
+            return system, self.python or system.profile.python.get("executable") or "python3"
+        if self.replay:
+            try:
+                snap = load_snapshot(self.replay)
+            except SnapshotError as exc:
+                raise InputError(str(exc)) from exc
+            return snap.system(), self.python or snap.python
+        return RealSystem(), workload_python(self.python)
+
+    def facts(self, on_probe=None):
+        """The FactSet of this machine (every probe run once, concurrently, each within ``timeout``)."""
+        from ..probes import collect
+
+        system, python = self.system()
+        return collect(system, python=python, timeout=self.timeout, on_probe=on_probe)
+
+    def snapshot(self, *, include_hostname: bool = False, report: dict | None = None):
+        """A private recording of this machine (see ``snapshot.take_snapshot``)."""
+        from ..snapshot import take_snapshot
+
+        system, python = self.system()
+        return take_snapshot(system, python=python, timeout=self.timeout,
+                             include_hostname=include_hostname, report=report)
