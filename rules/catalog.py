@@ -7,7 +7,7 @@ A rule::
     slug = "container.devmm-svm-missing"       # readable, stable
     group = "container"                        # groups.toml: driver, cann, python, container, devices, network
     severity = "error"                         # critical | error -> FAIL, warning -> WARN
-    problem = "container-device-nodes-missing" # KB problem that holds the cause and the fixes
+    problem = "container-device-nodes-missing" # KB problem that holds the cause, the fixes and the sources
     title.en = "..."  title.zh = "..."
     applies_when = { fact = "container.kind", op = "not_in", value = ["none"] }
     skip.en = "not in a container"  skip.zh = "..."           # why it was skipped
@@ -41,7 +41,7 @@ PLACEHOLDER_RE = re.compile(r"\{([A-Za-z0-9_.\-]+)\}")
 SEVERITIES = ("critical", "error", "warning")
 LANGS = ("en", "zh")
 RULE_KEYS = {"id", "slug", "group", "severity", "problem", "title", "applies_when", "skip", "condition",
-             "message", "fix", "ok", "warn_when", "warn_message", "sources"}
+             "message", "fix", "ok", "warn_when", "warn_message"}
 REQUIRED = ("id", "slug", "group", "severity", "problem", "title", "applies_when", "skip", "condition",
             "message", "fix")
 
@@ -82,7 +82,6 @@ class Rule:
     ok: dict[str, str] = field(default_factory=dict)
     warn_when: dict[str, Any] | None = None
     warn_message: dict[str, str] = field(default_factory=dict)
-    sources: list[str] = field(default_factory=list)
     file: str = ""
 
     @property
@@ -114,8 +113,6 @@ class Rule:
         if self.warn_when:
             d["warn_when"] = self.warn_when
             d["warn_message"] = self.warn_message or self.message
-        if self.sources:
-            d["sources"] = self.sources
         return d
 
 
@@ -172,6 +169,9 @@ def parse_rules(data: dict[str, Any], file: str, groups: Iterable[str]) -> tuple
             continue
         n0 = len(issues)
         extra = set(raw) - RULE_KEYS
+        if "sources" in extra:
+            issues.append(f"{where}: a rule takes its sources from its problem; cite them there, not in the rule")
+            extra.discard("sources")
         if extra:
             issues.append(f"{where}: unknown key(s) {sorted(extra)}")
         for k in REQUIRED:
@@ -199,17 +199,13 @@ def parse_rules(data: dict[str, Any], file: str, groups: Iterable[str]) -> tuple
                 issues.append(f"{where}: {k}.en and {k}.zh use different placeholders {phs}")
         if "warn_message" in raw and "warn_when" not in raw:
             issues.append(f"{where}: 'warn_message' without 'warn_when'")
-        sources = raw.get("sources", [])
-        if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
-            issues.append(f"{where}: 'sources' must be a list of strings")
-            sources = []
         if len(issues) > n0:
             continue
         rules.append(Rule(
             id=rid, slug=slug, group=raw["group"], severity=raw["severity"], problem=raw["problem"],
             title=texts["title"], applies_when=raw["applies_when"], skip=texts["skip"], condition=raw["condition"],
             message=texts["message"], fix=texts["fix"], ok=texts["ok"], warn_when=raw.get("warn_when"),
-            warn_message=texts["warn_message"], sources=list(sources), file=file,
+            warn_message=texts["warn_message"], file=file,
         ))
     return rules, issues
 

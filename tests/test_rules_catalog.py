@@ -10,6 +10,7 @@ from ascend_doctor.rules import catalog
 from ascend_doctor.rules.catalog import RuleError, find_rule, load_groups, load_rules, parse_rules, select_rules
 from ascend_doctor.kb.language.conditions import validate
 from ascend_doctor.kb.language.version import parse_spec
+from ascend_doctor.kb.loader import VERSION_COMPONENTS
 
 ROOT = Path(__file__).resolve().parents[1]
 FACTS_DOC = (ROOT / "docs" / "facts.md").read_text(encoding="utf-8")
@@ -23,7 +24,7 @@ def kb():
         yield k
 
 
-def test_at_least_30_rules_in_every_group():
+def test_at_least_30_rules_and_every_group_used():
     rules = load_rules()
     assert len(rules) >= 30
     groups = {g.id for g in load_groups()}
@@ -124,9 +125,62 @@ def test_kb_conditions_and_version_ranges_parse(kb):
             if cond:
                 assert not validate(cond, f"{p.id}.{name}"), (p.id, name, validate(cond))
         for comp, rng in (p.versions or {}).items():
-            fam = {"driver": "hdk", "firmware": "firmware", "cann": "cann", "kernel": "kernel",
-                   "python": "python"}.get(comp)
-            parse_spec(rng, fam)
+            parse_spec(rng, VERSION_COMPONENTS[comp])
+
+
+#: the component of a problem's ``versions`` that states the same thing as a fact key
+_COMPONENT_OF_FACT = {"driver.version": "driver", "firmware.version": "firmware", "cann.version": "cann",
+                      "kernel.release": "kernel", "python.version": "python", "mindie.version": "mindie",
+                      "pkg.torch": "torch", "pkg.torch_npu": "torch_npu", "pkg.torch-npu": "torch_npu",
+                      "pkg.vllm": "vllm", "pkg.vllm_ascend": "vllm_ascend", "pkg.vllm-ascend": "vllm_ascend"}
+
+
+def _version_literals(cond, out):
+    """fact key -> the version literals a condition compares it with."""
+    if isinstance(cond, dict):
+        if str(cond.get("op", "")).startswith("version_") and "value" in cond and "fact" in cond:
+            values = cond["value"] if isinstance(cond["value"], list) else [cond["value"]]
+            for v in values:
+                out.setdefault(cond["fact"], set()).update(re.findall(r"[0-9][0-9A-Za-z.]*[0-9A-Za-z]|[0-9]", str(v)))
+        for v in cond.values():
+            _version_literals(v, out)
+    elif isinstance(cond, list):
+        for v in cond:
+            _version_literals(v, out)
+    return out
+
+
+def test_a_rule_and_its_problem_state_the_same_version_thresholds(kb):
+    """A threshold written in a rule (kernel >= 6.0, HDK 25.5.X) is the one its problem states, so the two
+    can never drift apart: every version a rule compares a fact with appears in the problem's
+    confirm_when, rule_out_when or versions for that fact, whenever the problem states that fact."""
+    drift = []
+    for r in load_rules():
+        p = kb.problem(r.problem)
+        theirs = _version_literals([p.confirm_when, p.rule_out_when], {})
+        for comp, rng in (p.versions or {}).items():
+            for fact, c in _COMPONENT_OF_FACT.items():
+                if c == comp:
+                    theirs.setdefault(fact, set()).update(re.findall(r"[0-9][0-9A-Za-z.]*[0-9A-Za-z]|[0-9]", rng))
+        ours = _version_literals([r.applies_when, r.condition, r.warn_when], {})
+        for fact, values in ours.items():
+            if fact in theirs and not values <= theirs[fact]:
+                drift.append(f"{r.id} {fact}: rule {sorted(values)} vs problem {r.problem} {sorted(theirs[fact])}")
+    assert not drift, "\n".join(drift)
+
+
+def test_a_rule_takes_its_sources_from_its_problem(cli):
+    rules, issues = parse_rules({"rule": [{**_MINIMAL_RULE, "sources": ["https://example.org"]}]}, "x.toml", ["driver"])
+    assert not rules and any("takes its sources from its problem" in i for i in issues)
+    r = cli("explain", "AD-DRV-007", "--format", "json")
+    assert r.code == 0, r.err
+    assert "https://github.com/vllm-project/vllm-ascend/issues/6734" in r.out
+
+
+_MINIMAL_RULE = {"id": "AD-DRV-099", "slug": "driver.x", "group": "driver", "severity": "warning", "problem": "p",
+                 "title": {"en": "t", "zh": "t"}, "applies_when": {"fact": "npu.count", "op": "exists"},
+                 "skip": {"en": "s", "zh": "s"}, "condition": {"fact": "npu.count", "op": "ge", "value": 1},
+                 "message": {"en": "m", "zh": "m"}, "fix": {"en": "f", "zh": "f"}}
 
 
 def test_compat_matrix_version_cells_parse(kb):

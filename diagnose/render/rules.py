@@ -11,7 +11,8 @@ def _cond(cond) -> str:
     return describe(cond)
 
 
-def print_rule(console, rule, lang: str) -> None:
+def print_rule(console, rule, lang: str, sources: list[str] = ()) -> None:
+    """One rule; ``sources`` are its problem's (a rule cites through the problem it checks for)."""
     L = lambda k: label(k, lang)  # noqa: E731
     from ascend_doctor.rules.catalog import group_titles
 
@@ -27,9 +28,9 @@ def print_rule(console, rule, lang: str) -> None:
     console.print(f"[bold]{esc(L('message'))}:[/bold] {esc(t(rule.message, lang))}")
     console.print(f"[bold]{esc(L('fix'))}:[/bold] {esc(t(rule.fix, lang))}")
     console.print(f"[bold]{esc(L('facts'))}:[/bold] {esc(', '.join(rule.facts_used()))}")
-    if rule.sources:
+    if sources:
         console.print(f"[bold]{esc(L('sources'))}:[/bold]")
-        for s in rule.sources:
+        for s in sources:
             console.print(f"  [dim]{esc(s)}[/dim]")
     console.print(f"[dim]{esc(label('explain', lang).format(problem=rule.problem))}[/dim]")
 

@@ -41,10 +41,13 @@ def run(args) -> int:
         if rule is not None:
             from ...render.rules import print_rule
 
+            with open_kb(args) as kb:
+                problem = kb.problem(rule.problem)
+            sources = list(problem.sources) if problem else []
             if args.format == "json":
-                console.print_json(dumps_json(rule.to_dict(), ensure_ascii=False))
+                console.print_json(dumps_json({**rule.to_dict(), "sources": sources}, ensure_ascii=False))
             else:
-                print_rule(console, rule, lang)
+                print_rule(console, rule, lang, sources)
             return 0
 
     with open_kb(args) as kb:
