@@ -13,27 +13,11 @@ import os
 import pkgutil
 import signal
 import sys
-from typing import NoReturn
 
 from . import commands as commands_pkg
+from .options import Parser
 from ..services.errors import EXIT_INTERNAL, EXIT_USAGE, DoctorError
 
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors in one line and exits 2."""
-
-    def error(self, message: str) -> NoReturn:
-        import difflib
-        import re
-
-        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
-        if m:
-            choices = re.findall(r"'([^']*)'", m.group(2))
-            near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
-            if near:
-                raise DoctorError(f"{self.prog}: unknown {('command' if self.prog == 'ascend-doctor' else 'choice')} "
-                               f"{m.group(1)!r}; did you mean {near[0]!r}? (see '{self.prog} --help')")
-        raise DoctorError(f"{self.prog}: {message} (see '{self.prog} --help')")
 
 
 def _take_lang(argv: list[str]) -> tuple[list[str], str | None]:
@@ -63,11 +47,11 @@ def _command_modules():
 def build_parser() -> argparse.ArgumentParser:
     from ascend_doctor import __version__
 
-    parser = _Parser(prog="ascend-doctor",
+    parser = Parser(prog="ascend-doctor",
                      description="Troubleshooting knowledge base and diagnostic assistant for Ascend NPU machines.")
     parser.add_argument("--version", action="version", version=f"ascend-doctor {__version__}")
     parser.add_argument("--debug", action="store_true", help="show a traceback on internal errors")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for mod in _command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
         mod.add_arguments(p)

@@ -2,9 +2,29 @@
 from __future__ import annotations
 
 import argparse
+from typing import NoReturn
+
+from ..services.errors import DoctorError
 
 
 LANGS = ("en", "zh")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors in one line and exits 2."""
+
+    def error(self, message: str) -> NoReturn:
+        import difflib
+        import re
+
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:
+            choices = re.findall(r"'([^']*)'", m.group(2))
+            near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
+            if near:
+                raise DoctorError(f"{self.prog}: unknown {('command' if self.prog == 'ascend-doctor' else 'choice')} "
+                               f"{m.group(1)!r}; did you mean {near[0]!r}? (see '{self.prog} --help')")
+        raise DoctorError(f"{self.prog}: {message} (see '{self.prog} --help')")
 
 
 #: ``--lang`` given anywhere on the command line (set by main for one run)

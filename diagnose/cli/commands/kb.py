@@ -8,12 +8,20 @@ HELP = "knowledge base: validate, build, stats, add overlays, import FaultDiag, 
 
 
 def add_arguments(parser) -> None:
-    from ..main import _Parser
-    from ..options import add_format, add_kb
+    from ..options import Parser, add_format, add_kb
 
-    sub = parser.add_subparsers(dest="kb_command", metavar="ACTION", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="kb_command", metavar="ACTION", parser_class=Parser)
     p = sub.add_parser("validate", help="check the knowledge files (and user overlays); exit 1 on any problem")
     p.add_argument("paths", nargs="*", help="extra knowledge files to check as overlays")
+    p = sub.add_parser("lint", help="check the knowledge files the way reviewers do: schema, validation and "
+                                    "quality rules (codes K000-K105); exit 1 on an error (--strict: on a warning too)")
+    p.add_argument("paths", nargs="*", help="extra knowledge files to check as overlays")
+    p.add_argument("--strict", action="store_true", help="warnings fail too")
+    p.add_argument("--code", action="append", default=[], metavar="CODE", help="only these lint codes (repeatable)")
+    add_format(p)
+    p = sub.add_parser("schema", help="write the JSON Schemas of the knowledge files (for editors such as Taplo)")
+    p.add_argument("--output", metavar="DIR", default=None,
+                   help="where to write (default: docs/schema of the source tree)")
     p = sub.add_parser("build", help="compile the knowledge files into the database now")
     p.add_argument("--force", action="store_true", help="rebuild even when the database looks fresh")
     add_kb(p)
@@ -39,9 +47,9 @@ def run(args) -> int:
     if action is None:
         from ...services.errors import UsageError
 
-        raise UsageError("kb needs an action: validate, build, stats, path, add, remove, overlays, "
+        raise UsageError("kb needs an action: validate, lint, schema, build, stats, path, add, remove, overlays, "
                          "import-faultdiag, docs (see 'ascend-doctor kb --help')")
-    return {"validate": _validate, "build": _build, "stats": _stats, "path": _path, "add": _add, "remove": _remove,
+    return {"validate": _validate, "lint": _lint, "schema": _schema, "build": _build, "stats": _stats, "path": _path, "add": _add, "remove": _remove,
             "overlays": _overlays, "import-faultdiag": _import_faultdiag, "docs": _docs}[action](args)
 
 
@@ -68,6 +76,58 @@ def _validate(args) -> int:
         sys.stderr.write(f"ascend-doctor: {len(issues)} problem(s) in the knowledge files ({summary})\n")
         return 1
     sys.stdout.write(f"knowledge files are valid: {summary}\n")
+    return 0
+
+
+def _lint(args) -> int:
+    import sys
+    from pathlib import Path
+
+    from ascend_doctor.kb.authoring.lint import lint
+    from ascend_doctor.kb.build import overlay_files
+    from ascend_doctor.kb.paths import KNOWLEDGE_DIR
+
+    from ...render.console import visible
+    from ...services.errors import InputError
+
+    extra = [Path(p) for p in args.paths]
+    for p in extra:
+        if not p.is_file():
+            raise InputError(f"no such file: {p}")
+    found = [f for f in lint(KNOWLEDGE_DIR, overlay_files() + extra) if not args.code or f.code in args.code]
+    errors = [f for f in found if f.severity == "error"]
+    failed = bool(errors) or (args.strict and bool(found))
+    if args.format == "json":
+        print(dumps_json({"findings": [f.__dict__ for f in found], "errors": len(errors),
+                          "warnings": len(found) - len(errors)}, ensure_ascii=False, indent=2))
+        return 1 if failed else 0
+    for f in found:
+        sys.stdout.write(visible(str(f)) + "\n")
+    sys.stderr.write(f"ascend-doctor: kb lint: {len(errors)} error(s), {len(found) - len(errors)} warning(s)\n")
+    return 1 if failed else 0
+
+
+def _schema(args) -> int:
+    from pathlib import Path
+
+    from ascend_doctor.kb.authoring.schemas import write_schemas
+    from ascend_doctor.kb.docs import default_output
+    from ascend_doctor.rules.schema import rules_schema
+
+    from ...services.errors import DoctorError, UsageError
+
+    if args.output:
+        out = Path(args.output)
+    else:
+        docs_kb = default_output()
+        if docs_kb is None:
+            raise UsageError("not running from a source checkout: give --output DIR")
+        out = docs_kb.parent / "schema"
+    try:
+        written = write_schemas(out, {"rules.schema.json": rules_schema()})
+    except OSError as exc:
+        raise DoctorError(f"cannot write {out}: {exc.strerror or exc}") from exc
+    print(f"{len(written)} schemas in {out}")
     return 0
 
 

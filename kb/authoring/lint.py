@@ -1,0 +1,150 @@
+"""``ascend-doctor kb lint``: the knowledge files checked the way reviewers check them.
+
+1. Each file against its JSON Schema (``schemas.py``: what an editor checks as you type).
+2. The loader's full validation (regexes against their examples, ids, links, conditions, versions).
+3. Quality rules over the whole knowledge, each with a code:
+
+   K101 error    user-facing text mentions internal material ("(seed)", reference/, seeds/, samples/ paths)
+   K102 warning  a problem that is not benign has no signature copied from a public log (``source``)
+   K103 warning  two problems look like the same problem (same title, or the same signature)
+   K104 error    a disruptive command (reboot, restart, uninstall, kill, reset, sysctl) is the first step
+                 of a fix, or its step does not start with a warning in both languages
+   K105 warning  a compatibility row cites a source that is not an official page of the vendor or project
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from ..loader import Issue, knowledge_files, load
+from ..locate import Node, locate
+from ..toml import tomllib
+from .jsonschema_lite import errors as schema_errors
+from .schemas import knowledge_schemas
+
+#: a command that disrupts a running machine or service: never the first step, always with a warning
+DISRUPTIVE = re.compile(r"(?:^|;|&&|\|\|)\s*(?:sudo\s+)?reboot(?:\s|;|$)|systemctl restart|docker (?:stop|rm)\b|"
+                        r"pip uninstall|-tls -s enable|\bkill -9\b|\bpkill\b|npu-smi set -t reset|\brmmod\b|sysctl -w")
+INTERNAL = re.compile(r"\(seed\)|(?<![\w/])(?:reference|seeds|samples)/[\w.\-]+")
+#: hosts (and owners on code hosts) whose pages are official sources for a compatibility statement
+OFFICIAL = re.compile(r"^https?://(?:[\w.-]*\.)?(?:hiascend\.com|huawei\.com|huaweicloud\.com|mindspore\.cn|"
+                      r"pypi\.org/project|docs\.sglang\.io|docs\.vllm\.ai|vllm-ascend\.readthedocs\.io)"
+                      r"|^https?://(?:github\.com|gitee\.com|gitcode\.com)/(?:Ascend|ascend|cann|vllm-project|"
+                      r"sgl-project|mindspore|mindspore-ai|hiyouga|volcengine|modelscope|deepspeedai|microsoft)/",
+                      re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LintFinding:
+    file: str
+    line: int
+    code: str
+    severity: str          # error | warning
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.code} {self.severity}: {self.message}"
+
+
+def _kind(path: Path, overlay: bool) -> str:
+    return "overlay" if overlay else {"problems": "problems", "codes": "codes", "compat": "compat"}.get(path.parent.name, "")
+
+
+def _line(root: Node, path: str) -> int:
+    """The line of ``problem[3].fix[0].kind`` in a file, as near as the locator knows."""
+    node, line = root, root.line
+    for part in re.findall(r"[A-Za-z_]+(?:\[\d+\])?", path):
+        m = re.fullmatch(r"([A-Za-z_]+)\[(\d+)\]", part)
+        if m and m.group(1) in node.children:
+            node = node.child(m.group(1), int(m.group(2)))
+            line = node.line
+        else:
+            line = node.key_line(part.split("[")[0])
+    return line
+
+
+def schema_findings(path: Path, display: str, kind: str, vocab: dict) -> list[LintFinding]:
+    schema = knowledge_schemas(vocab).get(f"{kind}.schema.json")
+    if schema is None:
+        return []
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []                                  # the loader reports it with its line
+    root = locate(text)
+    out = []
+    for message in schema_errors(schema, data):
+        where = message.split(":", 1)[0]
+        out.append(LintFinding(display, _line(root, where), "K001", "error", f"schema: {message}"))
+    return out
+
+
+def _title_key(title: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+|[\u3400-\u9fff]", title.lower()))
+
+
+def quality_findings(kn) -> list[LintFinding]:
+    out: list[LintFinding] = []
+
+    def add(obj, code: str, severity: str, message: str) -> None:
+        out.append(LintFinding(getattr(obj, "file", ""), getattr(obj, "line", 1), code, severity, message))
+
+    titles: dict[str, str] = {}
+    regexes: dict[str, str] = {}
+    for p in kn.problems:
+        texts = [*p.title.values(), *p.summary.values(), *p.root_cause.values(),
+                 *(s for lst in p.symptoms.values() for s in lst),
+                 *(t for f in p.fixes for t in (*f.summary.values(), *(x for st in f.steps for x in (st.en, st.zh))))]
+        hits = sorted({m.group(0) for t in texts for m in INTERNAL.finditer(t)})
+        if hits:
+            add(p, "K101", "error", f"problem {p.id!r} shows internal material to users: {', '.join(hits)}")
+        if p.severity != "info" and p.family != "benign" and not any(s.source for s in p.signatures):
+            add(p, "K102", "warning", f"problem {p.id!r} has no signature copied from a public log (signature source)")
+        key = _title_key(p.title.get("en", ""))
+        if key in titles:
+            add(p, "K103", "warning", f"problem {p.id!r} has the same title as {titles[key]!r}")
+        titles.setdefault(key, p.id)
+        for s in p.signatures:
+            if s.regex in regexes and regexes[s.regex] != p.id:
+                add(p, "K103", "warning", f"problem {p.id!r} has the same signature as {regexes[s.regex]!r}: {s.literal!r}")
+            regexes.setdefault(s.regex, p.id)
+        for f in p.fixes:
+            for i, st in enumerate(f.steps):
+                if DISRUPTIVE.search(st.command or "") and (
+                        i == 0 or not st.en.startswith("Warning") or not st.zh.startswith("注意")):
+                    add(p, "K104", "error", f"problem {p.id!r}: the disruptive step {st.command!r} must not be first "
+                                            "and must start with 'Warning' / '注意'")
+    for row in kn.compat:
+        if not OFFICIAL.match(row.source):
+            out.append(LintFinding(row.file, row.line, "K105", "warning",
+                                   f"{row.matrix} row cites {row.source}, not an official page of the vendor or project"))
+    return out
+
+
+def lint(knowledge_dir: Path, overlays: Iterable[Path] = (), root_for_display: Path | None = None) -> list[LintFinding]:
+    """Every lint finding over the knowledge (and overlays), errors of the loader included (code K000)."""
+    overlays = list(overlays)
+    kn, issues = load(knowledge_dir, overlays, root_for_display=root_for_display)
+    base = root_for_display or knowledge_dir.parent.parent
+    found: list[LintFinding] = [LintFinding(i.file, i.line, "K000", "error", i.message) for i in issues]
+    for path in knowledge_files(knowledge_dir):
+        kind = _kind(path, overlay=False)
+        if kind:
+            found += schema_findings(path, _display(path, base), kind, kn.vocabulary)
+    for path in overlays:
+        found += schema_findings(path, path.name, "overlay", kn.vocabulary)
+    found += quality_findings(kn)
+    return sorted(set(found), key=lambda f: (f.file, f.line, f.code, f.message))
+
+
+def _display(path: Path, base: Path) -> str:
+    try:
+        return str(path.relative_to(base))
+    except ValueError:
+        return str(path)
+
+
+__all__ = ["LintFinding", "lint", "Issue"]

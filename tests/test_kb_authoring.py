@@ -1,0 +1,82 @@
+"""Writing knowledge: JSON Schemas for editors, generated from the loader, and `kb lint`."""
+from __future__ import annotations
+
+import json
+
+from ascend_doctor.kb.authoring import lint as lint_mod
+from ascend_doctor.kb.authoring.jsonschema_lite import errors
+from ascend_doctor.kb.authoring.schemas import render_schemas, vocabulary, knowledge_schemas
+from ascend_doctor.kb.loader import knowledge_files
+from ascend_doctor.kb.paths import KNOWLEDGE_DIR
+from ascend_doctor.kb.toml import tomllib
+from ascend_doctor.rules.catalog import BUILTIN_DIR
+from ascend_doctor.rules.schema import rules_schema
+
+from .conftest import ROOT
+from .test_kb_overlay import SITE_FILE
+
+SCHEMA_DIR = ROOT / "docs" / "schema"
+
+#: non-benign problems still without a signature copied from a public log (K102): may only go down
+K102_CEILING = 238
+
+
+def test_shipped_schemas_are_the_generated_ones():
+    pages = render_schemas({"rules.schema.json": rules_schema()})
+    shipped = {p.name: p.read_text(encoding="utf-8") for p in SCHEMA_DIR.glob("*.json")}
+    assert shipped == pages, "docs/schema is out of date: run 'ascend-doctor kb schema'"
+
+
+def test_every_shipped_file_follows_its_schema():
+    schemas = knowledge_schemas(vocabulary())
+    for path in knowledge_files(KNOWLEDGE_DIR):
+        kind = {"problems": "problems", "codes": "codes", "compat": "compat"}.get(path.parent.name)
+        if kind:
+            with path.open("rb") as fh:
+                found = list(errors(schemas[f"{kind}.schema.json"], tomllib.load(fh)))
+            assert not found, (path.name, found[:3])
+    schema = rules_schema()
+    for path in sorted(BUILTIN_DIR.glob("*.toml")):
+        if path.name != "groups.toml":
+            with path.open("rb") as fh:
+                assert not list(errors(schema, tomllib.load(fh))), path.name
+
+
+def test_the_schema_says_where_a_file_is_wrong():
+    data = tomllib.loads(SITE_FILE.replace('severity = "warning"', 'severity = "fatal"')
+                         .replace('kind = "workaround"', 'kind = "quick"'))
+    data["problem"][0]["confirm_when"] = {"fact": "kernel.release", "op": "version_gte"}
+    found = list(errors(knowledge_schemas(vocabulary())["overlay.schema.json"], data))
+    text = "\n".join(found)
+    assert "problem[0].severity: 'fatal' is not one of" in text
+    assert "problem[0].fix[0].kind: 'quick' is not one of" in text
+    assert "problem[0].confirm_when" in text
+
+
+def test_kb_lint_on_the_shipped_knowledge_has_no_error(cli):
+    r = cli("kb", "lint", "--format", "json")
+    report = json.loads(r.out)
+    assert r.code == 0 and report["errors"] == 0, [f for f in report["findings"] if f["severity"] == "error"][:5]
+    k102 = [f for f in report["findings"] if f["code"] == "K102"]
+    assert len(k102) <= K102_CEILING, f"{len(k102)} problems without a real-line signature (ceiling {K102_CEILING})"
+
+
+def test_kb_lint_reports_an_overlay_by_file_line_and_code(cli, home):
+    bad = SITE_FILE.replace('command = "cp -r /mnt/nfs-models/qwen /data/models/"', 'command = "sudo reboot"')
+    bad = bad.replace("Copy the model directory to local NVMe", "(seed) Copy the model directory to local NVMe")
+    path = home / "site.toml"
+    path.write_text(bad, encoding="utf-8")
+    r = cli("kb", "lint", str(path), "--code", "K104", "--code", "K101")
+    assert r.code == 1
+    first = bad.splitlines().index("[[problem]]") + 1
+    assert f"site.toml:{first}: K104 error" in r.out and f"site.toml:{first}: K101 error" in r.out, r.out
+    assert "2 error(s)" in r.err
+
+
+def test_kb_lint_strict_fails_on_warnings(cli):
+    assert cli("kb", "lint", "--code", "K103").code == 0
+    assert cli("kb", "lint", "--code", "K103", "--strict").code == (1 if _k103() else 0)
+
+
+def _k103() -> bool:
+    return any(f.code == "K103" for f in lint_mod.lint(KNOWLEDGE_DIR))
