@@ -281,9 +281,3 @@ def _problem_info(row, symptoms: dict[str, list[str]], codes: list[str]) -> Prob
         confirm_when=_json(row["confirm_when"]), rule_out_when=_json(row["rule_out_when"]),
         stalls=_json(row["stalls"]) or [],
     )
-
-
-def open_kb(path: Path | str | None = None, warn=None) -> KnowledgeBase:
-    return KnowledgeBase(path, warn=warn)
-
-

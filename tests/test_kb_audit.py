@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_doctor.diagnose.cli.commands.compat import run_query
+from ascend_doctor.diagnose.services.compat import run_query
 from ascend_doctor.kb.paths import KNOWLEDGE_DIR
 from ascend_doctor.kb.query import KnowledgeBase
 

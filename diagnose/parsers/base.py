@@ -9,7 +9,6 @@ OK = "ok"
 UNPARSED = "unparsed"
 
 # prompts and command echoes people paste above an output ("[root@x ~]# npu-smi info", "$ ...")
-PROMPT = re.compile(r"^\s*(?:\[[^\]]*\][#$]|[#$>]|\S*[#$]\s)\s*|^\s*(?:npu-smi|cat|ll|ls|python3?)\s")
 MASKED = re.compile(r"^(?:x+|X+|\*+)$")
 NULLS = {"", "NA", "N/A", "-", "--", "null", "None"}
 

@@ -76,11 +76,24 @@ def _diagnosis_markdown(d, opts: Options) -> str:
     return render_markdown(d, opts.lang, opts.top)
 
 
+def _compat_text(console, result, opts: Options) -> None:
+    from .compat_text import print_compat
+
+    print_compat(console, result)
+
+
+def _json(report, opts: Options) -> str:
+    from .console import dumps_json
+
+    return dumps_json(report, ensure_ascii=False, indent=2) + "\n"
+
+
 #: report kind -> format -> renderer(report, Options) -> str. The first format is the default.
 RENDERERS: dict[str, dict[str, Callable[[Any, Options], str]]] = {
     "check": {"text": _text(_check_text, min_width=100), "json": _check_json, "junit": _check_junit,
               "markdown": _check_markdown},
     "diagnosis": {"text": _text(_diagnosis_text), "json": _diagnosis_json, "markdown": _diagnosis_markdown},
+    "compat": {"text": _text(_compat_text), "json": _json},
 }
 
 

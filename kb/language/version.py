@@ -34,7 +34,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable
 
 __all__ = ["VersionError", "Version", "Spec", "parse", "parse_spec", "compare", "satisfies", "is_series"]
 
@@ -303,7 +302,3 @@ def satisfies(version: str | Version, spec: str | Spec, family: str | None = Non
     """True when ``version`` is in the range ``spec``."""
     sp = spec if isinstance(spec, Spec) else parse_spec(spec, family)
     return sp.matches(version, family)
-
-
-def any_satisfies(version: str | Version, specs: Iterable[str], family: str | None = None) -> bool:
-    return any(satisfies(version, s, family) for s in specs)
