@@ -18,7 +18,7 @@ from ascend_doctor.kb.language.conditions import Context, Outcome, evaluate
 from ascend_doctor.kb.language.facts import FactSet, show
 
 PASS, WARN, FAIL, SKIP, ERROR = "PASS", "WARN", "FAIL", "SKIP", "ERROR"
-STATUSES = (PASS, WARN, FAIL, SKIP, ERROR)
+CHECK_STATUSES = (PASS, WARN, FAIL, SKIP, ERROR)
 
 # how bad a result is, for --fail-on and ordering: FAIL > ERROR = WARN > SKIP = PASS
 LEVEL = {FAIL: 2, WARN: 1, ERROR: 1, SKIP: 0, PASS: 0}
@@ -139,7 +139,7 @@ def _cache(fn: Callable[[str], list[dict]]) -> Callable[[str], list[dict]]:
 
 
 def summarize(results: Iterable[CheckResult]) -> dict[str, int]:
-    counts = {s.lower(): 0 for s in STATUSES}
+    counts = {s.lower(): 0 for s in CHECK_STATUSES}
     n = 0
     for r in results:
         counts[r.status.lower()] += 1

@@ -13,7 +13,7 @@ import pytest
 
 from ascend_doctor.diagnose.probes import collect
 from ascend_doctor.diagnose.probes.npu_smi import probe as npu_smi_probe
-from ascend_doctor.diagnose.probes.base import Context, read_text
+from ascend_doctor.diagnose.probes.base import ProbeContext, read_text
 from ascend_doctor.diagnose.system import RealSystem
 
 S = Path(__file__).parent / "fixtures" / "samples"
@@ -44,7 +44,7 @@ def npu_smi_serving(tmp_path: Path, info: str) -> dict[str, str]:
 def run_npu_probe(env: dict[str, str]):
     system = RealSystem(env=env)
     start = time.monotonic()
-    facts = {f.key: f for f in npu_smi_probe(Context(system=system, timeout=TIMEOUT))}
+    facts = {f.key: f for f in npu_smi_probe(ProbeContext(system=system, timeout=TIMEOUT))}
     return facts, time.monotonic() - start
 
 
@@ -208,7 +208,7 @@ def test_python_probe_never_imports_from_the_current_directory(tmp_path, monkeyp
         (tmp_path / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
     monkeypatch.chdir(tmp_path)
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}:"}     # a trailing ':' means the current directory
-    facts = {f.key: f for f in python_probe(Context(system=RealSystem(env=env), python=sys.executable))}
+    facts = {f.key: f for f in python_probe(ProbeContext(system=RealSystem(env=env), python=sys.executable))}
     assert not marker.exists(), marker.read_text()
     assert facts["python.version"].status == "ok"
 
@@ -220,14 +220,14 @@ def test_python_probe_still_sees_packages_reached_through_pythonpath(tmp_path):
     (site / "torch_npu-2.7.1.dist-info").mkdir(parents=True)
     (site / "torch_npu-2.7.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: torch-npu\nVersion: 2.7.1\n")
     env = {**os.environ, "PYTHONPATH": str(site)}
-    facts = {f.key: f for f in python_probe(Context(system=RealSystem(env=env), python=sys.executable))}
+    facts = {f.key: f for f in python_probe(ProbeContext(system=RealSystem(env=env), python=sys.executable))}
     assert facts["pkg.torch_npu"].value == "2.7.1"
 
 
 def test_a_failing_interpreter_is_named_without_the_whole_probe_script(tmp_path):
     from ascend_doctor.diagnose.probes.python_stack import probe as python_probe
 
-    facts = python_probe(Context(system=RealSystem(), python="/bin/false"))
+    facts = python_probe(ProbeContext(system=RealSystem(), python="/bin/false"))
     assert all(f.status == "error" for f in facts)
     assert all("\n" not in f.detail and len(f.detail) < 400 for f in facts), facts[0].detail
 

@@ -13,9 +13,9 @@ from typing import Callable
 from ascend_doctor.kb.language.facts import ERROR, Fact, FactSet
 from ..system import System
 from . import derived, host, npu_smi, python_stack, versions
-from .base import Context
+from .base import ProbeContext
 
-PROBES: dict[str, Callable[[Context], list[Fact]]] = {
+PROBES: dict[str, Callable[[ProbeContext], list[Fact]]] = {
     "npu_smi": npu_smi.probe,
     "driver": versions.driver,
     "cann": versions.cann,
@@ -29,7 +29,7 @@ PROBES: dict[str, Callable[[Context], list[Fact]]] = {
 }
 
 
-def _run_one(name: str, fn: Callable[[Context], list[Fact]], ctx: Context) -> list[Fact]:
+def _run_one(name: str, fn: Callable[[ProbeContext], list[Fact]], ctx: ProbeContext) -> list[Fact]:
     ctx.system.take_duration_ms()          # a reused thread starts from zero
     try:
         facts = fn(ctx)
@@ -44,7 +44,7 @@ def _run_one(name: str, fn: Callable[[Context], list[Fact]], ctx: Context) -> li
 def collect(system: System, python: str | None = None, timeout: float = 10.0,
             only: list[str] | None = None, on_probe: Callable[[int, int, str], None] | None = None) -> FactSet:
     """Run the probes concurrently. ``on_probe(done, total, name)`` is called as each one finishes."""
-    ctx = Context(system=system, python=python, timeout=timeout)
+    ctx = ProbeContext(system=system, python=python, timeout=timeout)
     chosen = {n: f for n, f in PROBES.items() if only is None or n in only}
     fs = FactSet(origin=system.origin)
     with ThreadPoolExecutor(max_workers=len(chosen) or 1, thread_name_prefix="probe") as pool:
@@ -60,4 +60,4 @@ def collect(system: System, python: str | None = None, timeout: float = 10.0,
     return fs
 
 
-__all__ = ["PROBES", "collect", "Context"]
+__all__ = ["PROBES", "collect", "ProbeContext"]

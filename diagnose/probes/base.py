@@ -12,12 +12,12 @@ from typing import Any
 from ascend_doctor.kb.language.facts import DENIED, ERROR, MISSING, OK, TIMEOUT, UNPARSED, Fact
 from ..system import CommandResult, System, decode
 
-__all__ = ["Context", "Fact", "OK", "MISSING", "DENIED", "TIMEOUT", "ERROR", "UNPARSED", "ok", "bad",
+__all__ = ["ProbeContext", "Fact", "OK", "MISSING", "DENIED", "TIMEOUT", "ERROR", "UNPARSED", "ok", "bad",
            "read_text", "command_status", "same_status"]
 
 
 @dataclass
-class Context:
+class ProbeContext:
     system: System
     python: str | None = None        # target interpreter (None: the one the System suggests)
     timeout: float = 10.0            # per command, seconds

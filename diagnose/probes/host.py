@@ -6,7 +6,7 @@ import re
 
 from ..parsers import os_info
 from ..system.replay import scrub_value
-from .base import DENIED, ERROR, MISSING, OK, UNPARSED, Context, Fact, bad, ok, read_text
+from .base import DENIED, ERROR, MISSING, OK, UNPARSED, ProbeContext, Fact, bad, ok, read_text
 
 DRIVER_MOUNTS = ("/usr/local/Ascend/driver/lib64", "/usr/local/dcmi", "/usr/local/bin/npu-smi",
                  "/usr/local/sbin/npu-smi", "/etc/ascend_install.info", "/usr/local/Ascend/driver/version.info")
@@ -39,7 +39,7 @@ def env_allowed(name: str) -> bool:
     return name in ENV_NAMES or name.startswith(ENV_PREFIXES)
 
 
-def os_kernel(ctx: Context) -> list[Fact]:
+def os_kernel(ctx: ProbeContext) -> list[Fact]:
     facts = []
     text, status, detail = read_text(ctx.system, "/etc/os-release")
     path = "/etc/os-release"
@@ -91,7 +91,7 @@ def os_kernel(ctx: Context) -> list[Fact]:
     return facts
 
 
-def container(ctx: Context) -> list[Fact]:
+def container(ctx: ProbeContext) -> list[Fact]:
     facts = []
     s = ctx.system
     env = s.env()
@@ -124,14 +124,14 @@ def container(ctx: Context) -> list[Fact]:
     return facts
 
 
-def user(ctx: Context) -> list[Fact]:
+def user(ctx: ProbeContext) -> list[Fact]:
     i = ctx.system.identity()
     return [ok("user.uid", i.uid, "identity"), ok("user.name", i.user, "identity"),
             ok("user.groups", list(i.groups), "identity"),
             ok("user.hwhiaiuser_exists", ctx.system.user_exists("HwHiAiUser"), "/etc/passwd,/etc/group")]
 
 
-def environment(ctx: Context) -> list[Fact]:
+def environment(ctx: ProbeContext) -> list[Fact]:
     env = ctx.system.env()
     facts = []
     names = sorted({n for n in env if env_allowed(n)} | set(ENV_ALWAYS))
@@ -143,7 +143,7 @@ def environment(ctx: Context) -> list[Fact]:
     return facts
 
 
-def npu_holders(ctx: Context) -> list[Fact]:
+def npu_holders(ctx: ProbeContext) -> list[Fact]:
     s = ctx.system
     try:
         pids = [p for p in s.list_dir("/proc") if p.isdigit()]

@@ -8,13 +8,13 @@ from typing import Any
 
 from ..parsers import dcmi, npu_smi_info, npu_smi_query
 from ..system import CommandResult
-from .base import ERROR, MISSING, OK, UNPARSED, Context, Fact, bad, command_status, ok, same_status
+from .base import ERROR, MISSING, OK, UNPARSED, ProbeContext, Fact, bad, command_status, ok, same_status
 
 LOCATIONS = ("/usr/local/bin/npu-smi", "/usr/local/sbin/npu-smi")
 COMPAT_ORDER = ("NOK", "NOT SUPPORT", "UNKNOWN", "OK")   # worst first
 
 
-def locate(ctx: Context) -> Fact:
+def locate(ctx: ProbeContext) -> Fact:
     """``npu_smi.path``: the first executable npu-smi on PATH or in the usual places."""
     path_dirs = [d for d in ctx.system.env().get("PATH", "").split(":") if d.startswith("/")]
     candidates = list(dict.fromkeys([f"{d.rstrip('/')}/npu-smi" for d in path_dirs] + list(LOCATIONS)))
@@ -37,7 +37,7 @@ def locate(ctx: Context) -> Fact:
                "npu-smi is not on PATH nor in /usr/local/bin or /usr/local/sbin")
 
 
-def _run(ctx: Context, argv: list[str], deadline: float) -> tuple[CommandResult, float]:
+def _run(ctx: ProbeContext, argv: list[str], deadline: float) -> tuple[CommandResult, float]:
     """One per-NPU query within what is left of the queries' shared time budget."""
     left = deadline - time.monotonic()
     if left <= 0.05:
@@ -55,7 +55,7 @@ def _worst(values: list[str | None]) -> str | None:
     return seen[0] if seen else None
 
 
-def probe(ctx: Context) -> list[Fact]:
+def probe(ctx: ProbeContext) -> list[Fact]:
     facts: list[Fact] = []
     path_fact = locate(ctx)
     facts.append(path_fact)

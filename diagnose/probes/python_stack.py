@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .base import ERROR, OK, UNPARSED, Context, Fact, bad, command_status, ok
+from .base import ERROR, OK, UNPARSED, ProbeContext, Fact, bad, command_status, ok
 
 PACKAGES = ("torch", "torch_npu", "vllm", "vllm_ascend", "sglang", "numpy", "transformers", "triton_ascend",
             "mindie_llm", "mindie_service", "mindie_torch", "mindie_rt", "mindie_sd")
@@ -41,7 +41,7 @@ print(json.dumps({"executable": sys.executable, "version": platform.python_versi
 ARGS = ("-I", "-c", SCRIPT)
 
 
-def probe(ctx: Context) -> list[Fact]:
+def probe(ctx: ProbeContext) -> list[Fact]:
     exe = ctx.python or sys.executable
     cmd = f"{exe} -I -c <package probe>"
     r = ctx.system.run([exe, *ARGS], timeout=ctx.timeout)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..parsers import version_files as vf
-from .base import MISSING, OK, UNPARSED, Context, Fact, bad, ok, read_text
+from .base import MISSING, OK, UNPARSED, ProbeContext, Fact, bad, ok, read_text
 
 ASCEND = "/usr/local/Ascend"
 DRIVER_INFO = f"{ASCEND}/driver/version.info"
@@ -12,7 +12,7 @@ NNAL_INFO = f"{ASCEND}/nnal/atb/latest/version.info"
 MINDIE_INFO = f"{ASCEND}/mindie/latest/version.info"
 
 
-def _file_fact(ctx: Context, key: str, path: str, parser, pick=lambda v: v) -> tuple[Fact, dict | None]:
+def _file_fact(ctx: ProbeContext, key: str, path: str, parser, pick=lambda v: v) -> tuple[Fact, dict | None]:
     text, status, detail = read_text(ctx.system, path)
     if status != OK:
         return bad(key, status, path, detail), None
@@ -22,7 +22,7 @@ def _file_fact(ctx: Context, key: str, path: str, parser, pick=lambda v: v) -> t
     return ok(key, pick(res.value), path, detail), res.value
 
 
-def driver(ctx: Context) -> list[Fact]:
+def driver(ctx: ProbeContext) -> list[Fact]:
     facts = []
     info_fact, value = _file_fact(ctx, "driver.version_info", DRIVER_INFO, vf.parse_driver_version_info,
                                   lambda v: v["raw"])
@@ -43,7 +43,7 @@ def driver(ctx: Context) -> list[Fact]:
     return facts
 
 
-def _cann_candidates(ctx: Context, arch: str) -> list[tuple[str, str]]:
+def _cann_candidates(ctx: ProbeContext, arch: str) -> list[tuple[str, str]]:
     """(install info path, layout) in the order they are tried."""
     env = ctx.system.env()
     out: list[tuple[str, str]] = []
@@ -63,7 +63,7 @@ def _cann_candidates(ctx: Context, arch: str) -> list[tuple[str, str]]:
     return list(dict.fromkeys(out))
 
 
-def cann(ctx: Context) -> list[Fact]:
+def cann(ctx: ProbeContext) -> list[Fact]:
     arch = ctx.system.uname().machine or "aarch64"
     tried = []
     for path, layout in _cann_candidates(ctx, arch):
@@ -97,6 +97,6 @@ def cann(ctx: Context) -> list[Fact]:
                                                               "cann.path")]
 
 
-def nnal_mindie(ctx: Context) -> list[Fact]:
+def nnal_mindie(ctx: ProbeContext) -> list[Fact]:
     return [_file_fact(ctx, "nnal.atb.version", NNAL_INFO, vf.parse_nnal_version_info, lambda v: v["version"])[0],
             _file_fact(ctx, "mindie.version", MINDIE_INFO, vf.parse_mindie_version_info, lambda v: v["version"])[0]]
