@@ -64,8 +64,17 @@ def summarise(rows: list[dict]) -> dict:
     n = len(rows) or 1
     likely = [r for r in rows if r["scores"] and r["scores"][0] >= LIKELY]
     right = [r for r in rows if r["rank"] == 1]
+    answerable = [r for r in rows if r["expected"]]
+    # a report whose cause the knowledge does not hold: right when no cause is called likely
+    unanswerable = [r for r in rows if not r["expected"]]
     return {
         "cases": len(rows),
+        "answerable": len(answerable),
+        "top1_answerable": (sum(r["rank"] == 1 for r in answerable) / len(answerable)) if answerable else None,
+        "top3_answerable": (sum(1 <= r["rank"] <= 3 for r in answerable) / len(answerable)) if answerable else None,
+        "unanswerable": len(unanswerable),
+        "abstained": (sum(not (r["scores"] and r["scores"][0] >= LIKELY) for r in unanswerable) / len(unanswerable))
+        if unanswerable else None,
         "top1": sum(r["rank"] == 1 for r in rows) / n,
         "top3": sum(1 <= r["rank"] <= 3 for r in rows) / n,
         # calibration: how often a top answer at >= 0.5 is right, and how many right answers reach 0.5
@@ -93,6 +102,9 @@ def report(split: str, res: dict, verbose: bool, cases: bool = True) -> None:
     print(f"{split}: cases {res['cases']}  top-1 {res['top1']:.2f}  top-3 {res['top3']:.2f}  "
           f"precision at >= {LIKELY} {_ratio(res['precision_at_likely'])} (of {res['likely']})  "
           f"right answers reaching {LIKELY} {_ratio(res['right_reaching_likely'])}")
+    print(f"  {split:8} with an answer in the KB: {res['answerable']} cases  top-1 {_ratio(res['top1_answerable'])}  "
+          f"top-3 {_ratio(res['top3_answerable'])};  without: {res['unanswerable']} cases, no likely cause called "
+          f"{_ratio(res['abstained'])}")
     for stack in sorted(by_stack):
         s = summarise(by_stack[stack])
         print(f"  {split:8} {stack:14} {s['cases']:4} cases  top-1 {s['top1']:.2f}  top-3 {s['top3']:.2f}")
@@ -103,6 +115,7 @@ def main(argv=None) -> int:
     ap.add_argument("--split", choices=(*SPLITS, "all"), default="all", help="which cases (default: both, apart)")
     ap.add_argument("--kb", default=None, help="knowledge-base database (default: the usual one)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case, not only the misses")
+    ap.add_argument("--name", default="", metavar="TEXT", help="only cases whose file name contains TEXT")
     ap.add_argument("--show-holdout-cases", action="store_true",
                     help="also list holdout cases one by one (to audit the cases, never to tune on them; by "
                          "default the holdout prints only its figures, so nobody fixes a holdout miss by accident)")
@@ -113,7 +126,8 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     with KnowledgeBase(args.kb) as kb:
         for split in (SPLITS if args.split == "all" else (args.split,)):
-            report(split, evaluate(kb, load_cases(CASES / split)), args.verbose,
+            cases = [c for c in load_cases(CASES / split) if args.name in c["name"]]
+            report(split, evaluate(kb, cases), args.verbose,
                    cases=split != "holdout" or args.show_holdout_cases)
     print(f"({time.perf_counter() - t0:.1f} s)")
     return 0

@@ -8,6 +8,8 @@ knowledge files the database was built from.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -38,8 +40,8 @@ class ProblemRow(Base):
     components: Mapped[list] = mapped_column(JSON)
     versions: Mapped[dict] = mapped_column(JSON)
     related: Mapped[list] = mapped_column(JSON)
-    confirm_when: Mapped[dict | None] = mapped_column(JSON, nullable=True)
-    rule_out_when: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    confirm_when: Mapped[Optional[dict]] = mapped_column(JSON, nullable=True)
+    rule_out_when: Mapped[Optional[dict]] = mapped_column(JSON, nullable=True)
     fixes: Mapped[list] = mapped_column(JSON)          # [{kind, summary:{en,zh}, steps:[{en,zh,command}]}]
     sources: Mapped[list] = mapped_column(JSON)
     file: Mapped[str] = mapped_column(String)

@@ -22,7 +22,7 @@ def _profiles():
 
 
 def _expected(name: str) -> list[str]:
-    import tomllib
+    from ascend_doctor.kb.toml import tomllib
 
     with open(PROFILES / name / "profile.toml", "rb") as fh:
         return list(tomllib.load(fh).get("expected_problems", []))

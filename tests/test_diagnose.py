@@ -29,16 +29,21 @@ def test_cases_are_complete(accuracy):
     with KnowledgeBase() as kb:
         ids = set(kb.problem_ids())
     for c in cases:
-        assert c["expected"] and set(c["expected"]) <= ids, c["name"]
+        # expected = [] : the knowledge holds no cause of this report; the right answer is "no likely cause"
+        assert set(c["expected"]) <= ids, c["name"]
         assert c["source"].startswith("https://"), c["name"]
         assert c["input"].strip(), c["name"]
 
 
 def test_accuracy_floor(accuracy):
+    """A floor, not the target (dev figures are training scores; the holdout is reported apart)."""
     _, res = accuracy
-    misses = [(r["name"], r["expected"], r["got"]) for r in res["rows"] if r["rank"] != 1]
-    assert res["top1"] >= 0.75, misses
-    assert res["top3"] >= 0.80, misses
+    misses = [(r["name"], r["expected"], r["got"]) for r in res["rows"] if r["expected"] and r["rank"] != 1]
+    assert res["top1_answerable"] >= 0.85, misses
+    assert res["top3_answerable"] >= 0.93, misses
+    called = [(r["name"], r["got"][:1], r["scores"][:1]) for r in res["rows"]
+              if not r["expected"] and r["scores"] and r["scores"][0] >= 0.5]
+    assert res["abstained"] >= 0.9, called
 
 
 @pytest.mark.parametrize("log", sorted(p.name for p in CLEAN.iterdir() if p.suffix in (".log", ".txt")))

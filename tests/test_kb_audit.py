@@ -7,7 +7,7 @@ citations a user could not open.
 from __future__ import annotations
 
 import re
-import tomllib
+from ascend_doctor.kb.toml import tomllib
 from pathlib import Path
 
 import pytest

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import math
 import re
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ascend_doctor.diagnose.evidence import CODE, ERROR, SIGNATURE, Evidence
 from ascend_doctor.kb.language.facts import FactSet
 
 from .model import CodeSummary, Diagnosis, Finding, Support
-from .retrieval import IDENT, Retriever
+from .retrieval import IDENT, STOP, Retriever
 from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
 
@@ -97,22 +97,29 @@ class Matcher:
                                 order=ln.order if ln else 0, time=ln.time if ln else "")]
 
         # Chinese has no spaces: compare character bigrams of the normalised texts
-        cjk = [(ci, _grams(n)) for ci, (_, _, n) in enumerate(index) if CJK.search(n)]
+        cjk = [(ci, _grams(n), _informative(n)) for ci, (_, _, n) in enumerate(index) if CJK.search(n)]
         for qi, q in enumerate(qn):
             if not CJK.search(q):
                 continue
-            qg = _grams(q)
-            for ci, sg in cjk:
+            qg, qw = _grams(q), _informative(q)
+            for ci, sg, sw in cjk:
                 if len(sg) >= 4:
                     common = len(sg & qg)
                     cov = max(common / len(sg), 2 * common / (len(sg) + len(qg)))
+                    if sw:   # 'kubeadm 初始化失败': the latin words of a phrase are its most specific part
+                        cov *= 0.6 + 0.4 * len(sw & qw) / len(sw)
                     if cov >= CJK_COVERAGE:
                         # same scale as the fuzzy ratios: the threshold maps to SYMPTOM_THRESHOLD, all to 100
                         keep(qi, ci, SYMPTOM_THRESHOLD + (cov - CJK_COVERAGE) / (1 - CJK_COVERAGE) * (100 - SYMPTOM_THRESHOLD))
         for qi, q in enumerate(qn):
+            q_words = _informative(q)
+            if len(q_words) < 2:         # "```error", "报错：": a line with one word matches every phrase holding it
+                continue
             for _choice, a, ci in process.extract(q, choices, scorer=fuzz.token_set_ratio,
                                                   processor=utils.default_process,
                                                   score_cutoff=SYMPTOM_THRESHOLD, limit=None):
+                if len(q_words & _informative(choices[ci])) < 2:
+                    continue             # token_set_ratio is 100 for any one shared word: two must agree
                 # both views must agree: token overlap alone over-matches long lines
                 b = fuzz.partial_ratio(q, choices[ci], processor=utils.default_process)
                 r = (a + b) / 2
@@ -171,6 +178,9 @@ class Matcher:
             add(pid, Support("symptom", "<text>", 0, h.sentence[:300], h.weight,
                              detail=f"its words: {', '.join(h.terms)}"
                                     + (f" ({h.sentences} sentences agree)" if h.sentences > 1 else "")))
+        for pid, h in self._retriever.whole(ev.title, ev.prose[:100] + errs_text).items():
+            add(pid, Support("symptom", "<text>", 0, ", ".join(h.terms), h.weight,
+                             detail=f"the report's words together: {', '.join(h.terms)}"))
         # identifiers (HCCL_BUFFSIZE, --enforce-eager, /dev/shm, libhccl.so, aclnnMatmul) named anywhere
         # in the report, the rarer across the knowledge the stronger
         texts = ev.prose[:100] + [ln.text for ln in ev.lines[:200]]
@@ -346,6 +356,12 @@ class Matcher:
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 _GRAM_TOKENS = re.compile(r"[\u3400-\u9fff]|[a-z0-9][a-z0-9_.\-]*")
+
+
+@lru_cache(maxsize=8192)
+def _informative(text: str) -> frozenset[str]:
+    """The words of a normalised text that say something (not stop words, not traceback boilerplate)."""
+    return frozenset(w for w in re.findall(r"[a-z0-9][a-z0-9_.\-]*[a-z0-9]", text.lower()) if w not in STOP)
 
 
 def _grams(text: str) -> set[str]:

@@ -41,7 +41,14 @@ please help issue bug question problem error errors failed fail failure when try
 working worked following follow log logs like see seen show shows shown find found set setting version
 versions environment env model models code line file files info warning using https http www com github
 issues pull npu npus ascend huawei 昇腾
+""".split()) | frozenset("""
+traceback recent call last exception raise raised raises return returns object objects attribute attributes
+module modules named self args kwargs none nonetype true false site-packages packages package python python3
+lib init main file line lines type value values key keys error_code
+attributeerror typeerror valueerror keyerror runtimeerror importerror modulenotfounderror indexerror oserror
+assertionerror notimplementederror filenotfounderror permissionerror zerodivisionerror nameerror
 """.split())
+#: (above, second set) the words of any Python traceback: they say an exception happened, not which one
 CJK_STOP = frozenset("""问题 报错 错误 失败 出现 使用 运行 请问 如何 怎么 为什么 一个 这个 没有 可以 时候 的时 候报 执行 进行 以下 如下
 一段 段时 时间 间后 之后 以后 后报 模型 调用 服务 部署 推理 训练 启动 环境 版本 安装 配置 设置 参数 正常 发现 目前 现在 已经 但是 然后
 所以 因为 如果 需要 是否 什么 怎样 一下 这样 那么 我们 你们 他们 自己 还是 或者 以及 其中 同时 情况 方式 方法 系统 机器 节点 任务 程序
@@ -54,6 +61,8 @@ MIN_COVERAGE = 0.3     # share of a sentence's information the problem explains
 SENTENCE_MAX = 0.45    # weight of the best sentence alone (the most words can do without a log line)
 AGREEMENT_MAX = 0.65   # with agreement: several sentences, or the title and the body
 TOP_K = 8              # problems a report's words may support
+WHOLE_MAX = 0.3        # the whole report's words, when no single sentence is specific enough
+RARE_POSTINGS = 5      # a term at most this many problems use is specific
 FULL_INFO = 12.0       # shared information (sum of IDF) that counts in full: about two rare terms
 
 
@@ -152,7 +161,12 @@ class Retriever:
         """pid -> Hit for the problems the report's words point to (at most TOP_K)."""
         per: dict[str, list[tuple[float, str, list[str], bool]]] = defaultdict(list)
         queries = ([(title, True)] if title else []) + [(s, False) for s in sentences if s != title]
+        seen: set[str] = set()
         for text, is_title in queries:
+            key = " ".join(text.lower().split())
+            if key in seen:              # a line that is both prose and an error line agrees with itself once
+                continue
+            seen.add(key)
             for pid, (cov, ts) in self.sentence_scores(text).items():
                 per[pid].append((cov, text, ts, is_title))
         hits: dict[str, Hit] = {}
@@ -167,9 +181,42 @@ class Retriever:
         best = sorted(hits.items(), key=lambda kv: -kv[1].weight)[:TOP_K]
         return dict(best)
 
+    def whole(self, title: str | None, sentences: list[str], top: int = 3) -> dict[str, Hit]:
+        """pid -> Hit for the problems the report's words point to taken all together: for short reports
+        ("训练时报找不到 nccl") whose single sentences share too little with any problem. Only problems that
+        share a specific term (one at most RARE_POSTINGS problems use), weight at most WHOLE_MAX."""
+        terms: set[str] = set()
+        for text in ([title] if title else []) + sentences:
+            terms.update(t for t in self.terms(text) if t in self.idf)
+        terms = {t for t in terms if len(self.postings[t]) <= len(self.docs) * 0.25}
+        if not terms:
+            return {}
+        total = sum(self.idf[t] for t in terms)
+        shared: dict[str, list[str]] = defaultdict(list)
+        for t in terms:
+            for pid in self.postings[t]:
+                shared[pid].append(t)
+        scored = []
+        for pid, ts in shared.items():
+            if not any(len(self.postings[t]) <= RARE_POSTINGS for t in ts):
+                continue
+            info = sum(self.idf[t] for t in ts)
+            scored.append((info * self.length_factor[pid], info, pid, ts))
+        if not scored:
+            return {}
+        scored.sort(key=lambda x: -x[0])
+        best = scored[0][0]
+        out = {}
+        for score, info, pid, ts in scored[:top]:
+            if score < 0.6 * best:
+                break
+            w = WHOLE_MAX * min(1.0, info / FULL_INFO) * min(1.0, info / max(total, 1e-9) * 2) * score / best
+            out[pid] = Hit(round(w, 4), "", sorted(ts, key=lambda t: -self.idf[t])[:6], 0)
+        return out
+
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 def cached(kb, problems, norm) -> Retriever:
