@@ -8,10 +8,10 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: setup demo test bench clean
 
-PYCHECK := import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)
+PYCHECK := import sys; sys.exit(0 if sys.version_info >= (3, 9) else 1)
 
 $(STAMP): pyproject.toml setup.py
-	@$(PYTHON) -c '$(PYCHECK)' || { echo "ascend-doctor needs Python >= 3.10, and $(PYTHON) is $$($(PYTHON) -V 2>&1); run make with PYTHON=python3.11 (or another 3.10+)"; exit 1; }
+	@$(PYTHON) -c '$(PYCHECK)' || { echo "ascend-doctor needs Python >= 3.9, and $(PYTHON) is $$($(PYTHON) -V 2>&1); run make with PYTHON=python3.11 (or another 3.9+)"; exit 1; }
 	@if [ -x $(BIN)/python ] && ! $(BIN)/python -c '$(PYCHECK)'; then echo "removing $(VENV): it was made with an older Python"; rm -rf $(VENV); fi
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
