@@ -158,7 +158,7 @@ def compile_knowledge(kn: Knowledge, db_path: Path, digest: str) -> None:
                     name=c.name, meaning_en=c.meaning["en"], meaning_zh=c.meaning["zh"],
                     causes_en=c.causes["en"], causes_zh=c.causes["zh"],
                     action_en=(c.action or {}).get("en", ""), action_zh=(c.action or {}).get("zh", ""),
-                    level=c.level, sources=c.sources, file=c.file,
+                    level=c.level, generic=int(c.generic), sources=c.sources, file=c.file,
                 )
                 s.add(row)
                 s.flush()

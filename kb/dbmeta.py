@@ -2,6 +2,6 @@
 freshness never imports the ORM."""
 
 #: Bump when a table or column changes; an older database is rebuilt automatically.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: Marker in kb_meta that tells our databases from foreign SQLite files.
 APPLICATION = "ascend-doctor-kb"

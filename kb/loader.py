@@ -37,7 +37,7 @@ PROBLEM_REQUIRED = ("id", "title", "summary", "root_cause", "severity", "hardwar
 SIGNATURE_KEYS = {"literal", "regex", "weight", "match", "no_match", "source"}
 FIX_KEYS = {"kind", "summary", "step"}
 STEP_KEYS = {"en", "zh", "command"}
-CODE_KEYS = {"code", "name", "meaning", "causes", "action", "level", "problems", "sources"}
+CODE_KEYS = {"code", "name", "meaning", "causes", "action", "level", "problems", "sources", "generic"}
 CODE_REQUIRED = ("code", "meaning", "causes", "sources")
 FAMILY_KEYS = {"title", "key"}
 #: Code families only overlays may use (codes imported from FaultDiag keep their own ids).
@@ -379,8 +379,12 @@ def _code(raw: Any, node: Node, chk: _Checker, family: str, vocab: dict, origin:
     sources = chk.sources(raw, "sources", node, what) if "sources" in raw else []
     if len(chk.issues) > n_before:
         return None
+    generic = raw.get("generic", False)
+    if not isinstance(generic, bool):
+        chk.err(node.key_line("generic"), f"{what}: 'generic' must be true or false")
+        generic = False
     return Code(code=codes_mod.canonical_stored(code), family=family, name=name or "", meaning=meaning,
-                causes=causes, sources=sources, action=action, level=level or "", problems=problems,
+                causes=causes, sources=sources, action=action, level=level or "", problems=problems, generic=generic,
                 origin=origin, file=chk.file, line=node.line, links_line=node.key_line("problems"))
 
 

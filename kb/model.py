@@ -71,7 +71,9 @@ class Code:
     origin: str = "builtin"
     file: str = ""
     line: int = 0
-    links_line: int = 0            # line of 'problems =' (for link errors)
+    links_line: int = 0
+    #: a catch-all code (EZ9999, 561000, -8005...): many causes print it, so alone it names none of them
+    generic: bool = False            # line of 'problems =' (for link errors)
 
 
 @dataclass

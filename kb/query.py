@@ -53,6 +53,7 @@ class CodeInfo:
     problems: list[str]
     origin: str
     is_pattern: bool
+    generic: bool = False
 
 
 @dataclass
@@ -217,7 +218,7 @@ class KnowledgeBase:
                          causes={"en": _json(r["causes_en"]), "zh": _json(r["causes_zh"])},
                          action={"en": r["action_en"], "zh": r["action_zh"]} if r["action_en"] else {},
                          level=r["level"], sources=_json(r["sources"]), problems=links.get(r["id"], []),
-                         origin=r["origin"], is_pattern=bool(r["is_pattern"])) for r in rows]
+                         origin=r["origin"], is_pattern=bool(r["is_pattern"]), generic=bool(r["generic"])) for r in rows]
 
     # -- compatibility ---------------------------------------------------------------------------
     def compat(self, matrix: str) -> list[dict[str, Any]]:

@@ -85,6 +85,7 @@ class CodeRow(Base):
     action_en: Mapped[str] = mapped_column(Text, default="")
     action_zh: Mapped[str] = mapped_column(Text, default="")
     level: Mapped[str] = mapped_column(String, default="")
+    generic: Mapped[int] = mapped_column(Integer, default=0)
     sources: Mapped[list] = mapped_column(JSON)
     file: Mapped[str] = mapped_column(String)
 

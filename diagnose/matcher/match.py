@@ -26,6 +26,7 @@ from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
 
 CODE_WEIGHT = 0.45
+GENERIC_CODE_FACTOR = 0.35  # a catch-all code (generic = true: EZ9999, 561000, -8005) says little on its own
 PROSE_MAX = 0.45          # symptoms in words a person wrote
 LOG_SYMPTOM_MAX = 0.3     # symptoms matched by log lines (signatures do the real work there)
 SYMPTOM_THRESHOLD = 78
@@ -159,14 +160,15 @@ class Matcher:
         # codes
         code_summaries: list[CodeSummary] = []
         for hit in sorted(ev.codes, key=lambda h: h.order):
-            linked, ranged, meaning = self._code_links(hit.family, hit.code)
+            linked, ranged, meaning, generic = self._code_entry(hit.family, hit.code)
             code_summaries.append(CodeSummary(hit.family, hit.code, hit.count, hit.source, hit.line, hit.text,
                                               meaning, sorted(linked | ranged)))
             ln = self._line_of(ev, hit)
             for pid, w, n in _code_weights(linked, ranged):
-                add(pid, Support("code", hit.source, hit.line, hit.text, w,
-                                 detail=f"{hit.code} ({hit.family}) links {n} known problem(s)", count=hit.count,
-                                 time=ln.time if ln else "", order=hit.order))
+                add(pid, Support("code", hit.source, hit.line, hit.text, w * (GENERIC_CODE_FACTOR if generic else 1),
+                                 detail=f"{hit.code} ({hit.family}) links {n} known problem(s)"
+                                        + ("; a catch-all code: its message decides" if generic else ""),
+                                 count=hit.count, time=ln.time if ln else "", order=hit.order))
         # symptoms
         prose = [(p, None) for p in ev.prose[:100]]
         for pid, ss in self._symptom_hits(prose, PROSE_MAX).items():
@@ -262,11 +264,17 @@ class Matcher:
         return None
 
     def _code_links(self, family: str, code: str) -> tuple[set[str], set[str], dict[str, str]]:
+        exact, ranged, meaning, _generic = self._code_entry(family, code)
+        return exact, ranged, meaning
+
+    def _code_entry(self, family: str, code: str) -> tuple[set[str], set[str], dict[str, str], bool]:
+        """(problems the code links, problems only a code range links, its meaning, whether it is generic)."""
         exact: set[str] = set()
         ranged: set[str] = set()
         meaning: dict[str, str] = {}
         fam = family if family in ("hccl", "dcmi", "fault_event") else None
         entries = self.kb.codes(code, family=fam)
+        generic = any(c.generic and not c.is_pattern for c in entries)
         for c in entries:
             if not meaning and c.meaning.get("en"):
                 meaning = c.meaning
@@ -274,7 +282,7 @@ class Matcher:
         if fam is None or family in ("dcmi",):
             exact.update(p for p in self.kb.problems_for_code(code) if p not in ranged)
         ranged -= exact
-        return exact, ranged, meaning
+        return exact, ranged, meaning, generic
 
     def _score(self, pid: str, ss: list[Support], facts: FactSet) -> Finding:
         p = self.problems[pid]

@@ -109,7 +109,8 @@ def codes_schema(vocab: dict[str, list[str]]) -> dict[str, Any]:
     code = {"type": "object", "properties": {
         "code": TEXT, "name": {"type": "string"}, "meaning": _texts(), "causes": _word_lists(), "action": _texts(),
         "level": {"enum": vocab["fault_levels"]}, "problems": {"type": "array", "items": {"type": "string"}},
-        "sources": {"type": "array", "items": URL, "minItems": 1}},
+        "sources": {"type": "array", "items": URL, "minItems": 1},
+        "generic": {"type": "boolean", "description": "a catch-all code: alone it names no cause"}},
         "required": list(CODE_REQUIRED), "additionalProperties": False}
     assert set(code["properties"]) == CODE_KEYS
     return _document("codes", "Error codes (kb/knowledge/codes/<family>.toml)", {
