@@ -136,3 +136,12 @@ def test_the_machines_failing_check_is_a_cause_and_rules_out_another_container(c
     ids = [f["id"] for f in json.loads(r.out)["findings"]]
     assert "container-device-nodes-missing" in ids[:3]
     assert ids[0] != "npu-occupied-by-other-container"
+
+
+def test_versions_a_report_states_run_through_the_rules(matcher):
+    """A report that states a CANN and an HDK the compatibility table says do not fit gets that cause as a
+    candidate from the rules, as 'check' would find it on the machine (less sure: it is only what the text says)."""
+    d = run(matcher, "CANN 8.5.0 装好后报错 aclInit failed，驱动版本 24.1.0")
+    found = {f.id: f for f in d.findings}
+    assert "cann-newer-than-driver" in found
+    assert any("fail the check" in s.detail for s in found["cann-newer-than-driver"].support)

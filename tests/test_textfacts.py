@@ -65,3 +65,13 @@ def test_a_pasted_a3_table_is_an_a3_as_the_probe_reads_it():
     table = (FIXTURES / "samples/npu-smi-info/a3-910_93-2card-4chip-25.2.0-one-process.txt").read_text()
     fam = [f.value for f in facts_from_text("<text>", "报错了\n" + table) if f.key == "hardware.family"]
     assert fam == ["a3"]
+
+
+def test_two_part_driver_versions_are_read():
+    """'驱动版本24.1' and 'HDK 25.5.X' name an HDK line; the rules and compatibility tables read them."""
+    from ascend_doctor.diagnose.evidence.textfacts import facts_from_text
+
+    for text, want in (("不支持驱动版本24.1，目前的配置如下", "24.1"), ("driver version: 25.5.1", "25.5.1"),
+                       ("HDK 25.5.X with kernel 6.6", "25.5.X")):
+        got = {f.key: f.value for f in facts_from_text("t", text)}
+        assert got.get("driver.version") == want, (text, got)

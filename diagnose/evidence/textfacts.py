@@ -20,7 +20,7 @@ PROSE_VERSIONS = [
     ("pkg.vllm", re.compile(r"\bvllm(?![_-]ascend|\w)\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
     ("pkg.sglang", re.compile(r"\bsglang\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
     ("mindie.version", re.compile(r"\bMindIE\s*(?:[:=：]|version:?)?\s*v?(\d+\.\d+\.(?:RC\d+|T\d+|\d+)(?:\.\w+)?)", re.I)),
-    ("driver.version", re.compile(r"(?:\b(?:driver|HDK)|驱动)\s*(?:version|版本)?\s*[:=：]?\s*v?(\d{2}\.\d+\.(?:rc\d+|RC\d+|\d+)(?:\.\w+)?)", re.I)),
+    ("driver.version", re.compile(r"(?:\b(?:driver|HDK)|驱动)\s*(?:version|版本)?\s*(?:为|是)?\s*[:=：]?\s*v?(\d{2}\.\d+(?:\.(?:rc\d+|RC\d+|\d+|[xX]))?(?:\.\w+)?)(?![\w.])", re.I)),
     ("firmware.version", re.compile(r"(?:\bfirmware|固件)\s*(?:version|版本)?\s*[:=：]?\s*v?(\d+\.\d+\.\d+\.\d+\.\d+)", re.I)),
     ("kernel.release", re.compile(r"(?:\bkernel|内核|uname -r\W*)\s*(?:version|版本)?\s*[:=：]?\s*(\d+\.\d+\.\d+-[\w.\-]+|\d+\.\d+(?:\.\d+)?)(?![\w.])", re.I)),
 ]

@@ -43,6 +43,7 @@ BENIGN_YIELD = 0.2        # a failure at least this likely is listed before beni
 STALL_WEIGHT = 0.5        # a progress bar the KB names (stalls = [...]) left below 100% in an input
 CHECK_FAIL_WEIGHT = 0.35  # the environment check fails this problem's rule on the machine diagnosed
 CHECK_WARN_WEIGHT = 0.2   # ... or warns
+TEXT_CHECK_FACTOR = 0.6   # the same rules run on the versions and hardware a report states (less sure)
 IDENT_MAX_PROBLEMS = 5   # an identifier more problems name says nothing about which one
 #: symbolic code names worth a look-up (ACL_ERROR_RT_..., ACLNN_ERR_..., HCCL_E_..., DCMI_ERR_...)
 CODE_NAME_PREFIXES = ("ACL_", "ACLNN_", "HCCL_E", "DCMI_", "GE_", "RT_", "ERR_")
@@ -131,9 +132,11 @@ class Matcher:
 
     # -- main ------------------------------------------------------------------------------------
     def match(self, ev: Evidence, facts: FactSet | None = None, lang: str = "en",
-              failing: dict[str, tuple[str, str, str]] | None = None) -> Diagnosis:
+              failing: dict[str, tuple[str, str, str]] | None = None,
+              failing_in_text: dict[str, tuple[str, str, str]] | None = None) -> Diagnosis:
         """``failing``: problem id -> (rule, status, message) of the environment rules that fail or warn
-        on this machine (matcher.failing_checks): each is evidence for its problem."""
+        on this machine (services.diagnosis.failing_checks): each is evidence for its problem.
+        ``failing_in_text``: the same for the facts the report itself states (versions, hardware)."""
         facts = facts or FactSet()
         supports: dict[str, list[Support]] = {}
 
@@ -210,6 +213,12 @@ class Matcher:
             add(pid, Support("fact", "check", 0, f"{rule} {status}: {message}"[:300],
                              CHECK_FAIL_WEIGHT if status == "FAIL" else CHECK_WARN_WEIGHT,
                              detail=f"'ascend-doctor check' finds it on this machine ({rule})"))
+        for pid, (rule, status, message) in (failing_in_text or {}).items():
+            if pid in (failing or {}):
+                continue
+            add(pid, Support("fact", "<text>", 0, f"{rule} {status}: {message}"[:300],
+                             (CHECK_FAIL_WEIGHT if status == "FAIL" else CHECK_WARN_WEIGHT) * TEXT_CHECK_FACTOR,
+                             detail=f"the versions and hardware the report states fail the check {rule}"))
         # the hardware the text shows, for problems about specific (older / edge) hardware
         fam = facts.value("hardware.family")
         if fam and fam not in ("a2", "a3", "unknown"):

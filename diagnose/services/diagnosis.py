@@ -44,14 +44,18 @@ def diagnose(kb, paths=(), text: str | None = None, facts=None, lang: str = "en"
     matcher = Matcher(kb)
     ev = read_evidence(paths, text=text, signatures=matcher.patterns)
     merged = FactSet(origin=getattr(facts, "origin", "") or "text")
+    stated = FactSet(origin="text")
     for f in ev.facts:
         merged.add(f)
+        stated.add(f)
     failing = {}
     if facts is not None:
         for f in facts:           # the machine's own facts win over what the text says
             merged.add(f)
         failing = failing_checks(kb, facts)
-    return matcher.match(ev, merged, lang=lang, failing=failing)
+    # the rules run on what the report states too: "CANN 8.3 with driver 24.1" is a candidate by itself
+    in_text = failing_checks(kb, stated) if len(stated) else {}
+    return matcher.match(ev, merged, lang=lang, failing=failing, failing_in_text=in_text)
 
 
 def failing_checks(kb, facts) -> dict[str, tuple[str, str, str]]:
