@@ -40,7 +40,7 @@ any some all each every more most other such same so both few many much own new 
 please help issue bug question problem error errors failed fail failure when try tried trying work works
 working worked following follow log logs like see seen show shows shown find found set setting version
 versions environment env model models code line file files info warning using https http www com github
-issues pull npu npus ascend huawei 昇腾
+issues pull npu npus ascend huawei 昇腾 project projects org
 """.split()) | frozenset("""
 traceback recent call last exception raise raised raises return returns object objects attribute attributes
 module modules named self args kwargs none nonetype true false site-packages packages package python python3
@@ -53,6 +53,8 @@ CJK_STOP = frozenset("""问题 报错 错误 失败 出现 使用 运行 请问 
 一段 段时 时间 间后 之后 以后 后报 模型 调用 服务 部署 推理 训练 启动 环境 版本 安装 配置 设置 参数 正常 发现 目前 现在 已经 但是 然后
 所以 因为 如果 需要 是否 什么 怎样 一下 这样 那么 我们 你们 他们 自己 还是 或者 以及 其中 同时 情况 方式 方法 系统 机器 节点 任务 程序
 """.split())
+#: one Chinese character alone between punctuation or latin words: function words say nothing
+CJK_SINGLE_STOP = frozenset("的了到在是和与或及把被给让从向对为也都就还又再很太更最啊吗呢吧么着过个这那有无没不会能要用时后前中上下里外等即但而且")
 #: a pair of Chinese characters says less than a whole word: it counts this much of its IDF
 CJK_FACTOR = 0.5
 
@@ -126,7 +128,7 @@ class Retriever:
         out += [canon.get(w, w) for w in WORD.findall(low) if len(w) > 2 and w not in STOP]
         for run in CJK_RUN.findall(low):
             out += [canon.get(g, g) for g in (run[i:i + 2] for i in range(len(run) - 1)) if g not in CJK_STOP]
-            if len(run) == 1:
+            if len(run) == 1 and run not in CJK_SINGLE_STOP:
                 out.append(run)
         return out
 
@@ -216,7 +218,7 @@ class Retriever:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 
 
 def cached(kb, problems, norm) -> Retriever:
