@@ -275,7 +275,9 @@ def test_nan_timeout_leaves_no_child(tmp_path):
                 time.sleep(0.1)
 
 
-def test_sigterm_to_ascend_doctor_kills_the_hung_npu_smi(tmp_path):
+@pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_stopping_ascend_doctor_kills_the_hung_npu_smi_at_once(tmp_path, sig, code):
+    """A CI cancel (SIGTERM) or ctrl+c (SIGINT) stops at once, and the hung npu-smi with it."""
     import signal
     import subprocess
 
@@ -296,8 +298,8 @@ def test_sigterm_to_ascend_doctor_kills_the_hung_npu_smi(tmp_path):
     else:
         proc.kill()
         pytest.fail("npu-smi never started")
-    proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=10) == 143
+    proc.send_signal(getattr(signal, sig))
+    assert proc.wait(timeout=10) == code
     pid = int(pidfile.read_text())
     for _ in range(50):
         try:

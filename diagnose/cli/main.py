@@ -91,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
         _print_error(str(exc))
         return exc.exit_code
     except KeyboardInterrupt:
+        # kill the commands still running (a hung npu-smi) now: the probe threads would otherwise keep
+        # the interpreter alive until their time-out
+        from ..system.real import terminate_children
+
+        terminate_children()
         sys.stderr.write("ascend-doctor: interrupted\n")
         return 130
     except BrokenPipeError:
@@ -114,22 +119,30 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 3
         return _internal(exc, debug)
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        for signum, handler in (previous or {}).items():
+            signal.signal(signum, handler)
 
 
 def _on_termination():
-    """SIGTERM (a CI job cancelled, ``timeout``, systemd) kills the commands ascend-doctor started
-    before it exits with 143, so no hung npu-smi outlives it. Returns the previous handler."""
+    """SIGTERM (a CI job cancelled, ``timeout``, systemd) and SIGINT (ctrl+c) kill the commands
+    ascend-doctor started at once, so no hung npu-smi outlives it and the probe threads waiting on it
+    return; then SIGTERM exits with 143 and SIGINT goes on as KeyboardInterrupt (130). Returns the
+    previous handlers."""
     def handler(signum, _frame):
         from ..system.real import terminate_children
 
         terminate_children()
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
         raise SystemExit(128 + signum)
+    previous = {}
     try:
-        return signal.signal(signal.SIGTERM, handler)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            if signal.getsignal(signum) is not signal.SIG_IGN:    # nohup / a background job: leave it ignored
+                previous[signum] = signal.signal(signum, handler)
     except ValueError:  # not the main thread (an embedding program): leave its handling alone
-        return None
+        return {}
+    return previous
 
 
 #: errors of a full or broken output (``> /dev/full``, a full disk, a quota): the user's setting, exit 2
