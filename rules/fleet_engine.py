@@ -31,7 +31,9 @@ DEFAULT_GROUP_BY = ("hardware.family",)
 UNKNOWN_GROUP = "(unknown)"
 
 ERROR_TEXT = {"en": "Could not compare {n} node(s): {reasons}", "zh": "{n} 个节点无法比较：{reasons}"}
-PASS_TEXT = {"en": "Identical on {n} node(s): {reference}", "zh": "{n} 个节点一致：{reference}"}
+PASS_TEXT = {"uniform": {"en": "Identical on {n} node(s): {reference}", "zh": "{n} 个节点一致：{reference}"},
+             "unique": {"en": "No value repeats across {n} node(s)", "zh": "{n} 个节点之间没有重复值"},
+             "other": {"en": "Nothing found on {n} node(s){notes}", "zh": "{n} 个节点未发现问题{notes}"}}
 NODES_TEXT = {"en": "no node in scope", "zh": "没有适用的节点"}
 
 
@@ -206,15 +208,17 @@ def _cohort_words(v: Verdict) -> str:
     if v.cohorts:
         parts = []
         ref = (v.reference or {}).get("value")
+        split_nodes = {n for c in v.cohorts for n in c["nodes"] if sum(n in d["nodes"] for d in v.cohorts) > 1}
         for c in v.cohorts:
             if c.get("holders"):
                 who = ", ".join(c["holders"][:6]) + (f" +{len(c['holders']) - 6}" if len(c["holders"]) > 6 else "")
-            elif c.get("parts") and c["value"] != ref and len(c["nodes"]) <= 8:
-                who = ", ".join(f"{n} {c['parts'][n]}" if n in c["parts"] else n for n in c["nodes"])
+            elif c.get("parts") and c["value"] != ref and set(c["nodes"]) & split_nodes and len(c["nodes"]) <= 8:
+                who = ", ".join(f"{n} {c['parts'][n]}" if n in c["parts"] and n in split_nodes else n for n in c["nodes"])
             else:
                 who = fold(c["nodes"])
             parts.append(f"{c['value']} on {who} ({c['units']})")
-        return f"{v.subject}: " + "; ".join(parts)
+        more = f"; +{len(parts) - 4} more value(s)" if len(parts) > 4 else ""
+        return f"{v.subject}: " + "; ".join(parts[:4]) + more
     return f"{v.subject}: " + "; ".join(f"{o['node']} {o['value']}" for o in v.outliers[:8])
 
 
@@ -227,7 +231,7 @@ def _texts(rule: FleetRule, r: FleetResult) -> tuple[dict[str, str], dict[str, s
         refs = [v.reference for v in drifting if v.reference]
         values = {"cohorts": " | ".join(_cohort_words(v) for v in drifting), "outliers": outliers if not
                   (r.split and not r.outliers) else "every node of the smaller cohorts",
-                  "reference": show(refs[0]["value"]) + f" ({refs[0]['from']})" if refs else "none (split)",
+                  "reference": show(refs[0]["value"]) if refs else "none (split)",
                   "subject": ", ".join(dict.fromkeys(v.subject for v in drifting)),
                   "detail": "; ".join(details[:12]) + (f"; +{len(details) - 12} more" if len(details) > 12 else "")}
         fill = lambda t: PLACEHOLDER_RE.sub(lambda m: values.get(m.group(1), m.group(0)), t)  # noqa: E731
@@ -250,7 +254,9 @@ def _texts(rule: FleetRule, r: FleetResult) -> tuple[dict[str, str], dict[str, s
                   "cohorts": "-", "subject": "", "detail": ""}
         return {k: PLACEHOLDER_RE.sub(lambda m: values.get(m.group(1), m.group(0)), t) for k, t in rule.ok.items()}, {}
     ref = ", ".join(dict.fromkeys(show(x["value"], 60) for x in refs)) or "-"
-    return {k: t.format(n=n, reference=ref) for k, t in PASS_TEXT.items()}, {}
+    notes = "; ".join(dict.fromkeys(n for s in r.scopes for v in s.verdicts for n in v.notes))
+    texts = PASS_TEXT.get(rule.aggregate["op"], PASS_TEXT["other"])
+    return {k: t.format(n=n, reference=ref, notes=f" ({notes})" if notes else "") for k, t in texts.items()}, {}
 
 
 def run_fleet_rules(rules: Iterable[FleetRule], members: Mapping[str, FactSet], fctx: FleetContext,

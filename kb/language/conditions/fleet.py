@@ -98,10 +98,18 @@ def shown(value: Any) -> str:
     return "absent" if value == ABSENT else show(value, 80)
 
 
+def _env_probed(facts: FactSet) -> bool:
+    return any(k.startswith("env.") for k in facts.facts)
+
+
 def _read(facts: FactSet, key: str, sub: str | None = None) -> tuple[bool, Any, str]:
-    """(has data, value, reason): status missing is the value ABSENT; any other failure is no data."""
+    """(has data, value, reason): status missing is the value ABSENT; any other failure is no data. The
+    environment probe reports every allow-listed variable that is set, so an ``env.*`` fact it did not
+    report (while it reported others) is an unset variable: ABSENT too."""
     f = facts.get(key)
     if f is None:
+        if key.startswith("env.") and _env_probed(facts):
+            return True, ABSENT, ""
         return False, None, f"{key}: not collected"
     if f.status == MISSING:
         return True, ABSENT, ""
@@ -269,15 +277,20 @@ def unique(members: list, agg: Mapping[str, Any], fctx: FleetContext) -> list[Ve
         holders.setdefault(canon(value), []).append((node, label))
     dups = {val: hs for val, hs in holders.items() if len(hs) > 1}
     blamed: dict[str, list[str]] = {}
+    others: dict[str, set[str]] = {}
     for val, hs in sorted(dups.items()):
         v.cohorts.append({"value": val, "nodes": sorted({n for n, _ in hs}, key=natural), "units": len(hs),
                           "holders": [lbl for _, lbl in sorted(hs, key=lambda h: natural(h[1]))]})
         for node, label in hs:
-            blamed.setdefault(node, []).append(f"{val} ({label[len(node) + 1:] or 'node'})")
+            part = label[len(node) + 1:]
+            blamed.setdefault(node, []).append(f"{val}" + (f" on {part}" if part else ""))
+            others.setdefault(node, set()).update(n for n, _ in hs if n != node)
     known = {o["node"] for o in v.outliers}
     for node in sorted(blamed, key=natural):
         if node not in known:
-            v.outliers.append({"node": node, "value": "; ".join(blamed[node]), "detail": "also held elsewhere"})
+            also = sorted(others.get(node, ()), key=natural)
+            v.outliers.append({"node": node, "value": "; ".join(blamed[node][:4]),
+                               "detail": ("also on " + ", ".join(also[:6])) if also else "twice on this node"})
     if not units and not v.outliers:
         v.skip = "no node has a value"
     return [v]
