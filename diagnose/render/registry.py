@@ -1,6 +1,6 @@
 """One renderer table per report kind: it drives each command's ``--format`` choices and the output.
 
-    formats("check")                                  -> ("text", "json", "junit", "markdown", "prometheus")
+    formats("check")                                  -> ("text", "json", "junit", "markdown", "prometheus", "oneline")
     render("check", report, "junit")                  -> str
     render("diagnosis", d, "text", lang="zh", top=3)  -> str
 """
@@ -56,6 +56,12 @@ def _check_markdown(report, opts: Options) -> str:
     from .check_markdown import check_markdown
 
     return check_markdown(report)
+
+
+def _check_oneline(report, opts: Options) -> str:
+    from .check_oneline import check_oneline
+
+    return check_oneline(report)
 
 
 def _check_prometheus(report, opts: Options) -> str:
@@ -115,7 +121,7 @@ def _diagnosis_markdown(d, opts: Options) -> str:
 #: report kind -> format -> renderer(report, Options) -> str. The first format is the default.
 RENDERERS: dict[str, dict[str, Callable[[Any, Options], str]]] = {
     "check": {"text": _text(_check_text, min_width=100), "json": _check_json, "junit": _check_junit,
-              "markdown": _check_markdown, "prometheus": _check_prometheus},
+              "markdown": _check_markdown, "prometheus": _check_prometheus, "oneline": _check_oneline},
     "fleet": {"text": _text(_fleet_text, min_width=100), "json": _fleet_json, "junit": _fleet_junit,
               "markdown": _fleet_markdown, "prometheus": _fleet_prometheus},
     "diagnosis": {"text": _text(_diagnosis_text), "json": _diagnosis_json, "markdown": _diagnosis_markdown},
