@@ -64,16 +64,14 @@ def fleet_marks(report) -> dict[str, str]:
     return {n: worst(v) for n, v in marks.items()}
 
 
-def grid(report, verbose: bool = False) -> tuple[list[str], list[tuple[list[str], list[str]]], int]:
-    """(columns, rows, hidden): columns are the per-node rule groups and ``fleet``; each row is (node names,
-    one status per column) and rows with the same statuses are merged (shown folded: node[057-064])."""
+def node_cells(report) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """(columns, [(node, one status per column)]): the per-node rule groups and ``fleet`` (the worst a fleet
+    rule said of the node); an unreadable or missing node has no data in the groups and fails ``fleet``."""
     cols = [g.id for g in report.node_groups] + ["fleet"]
     marks = fleet_marks(report)
-    rows: dict[tuple, list[str]] = {}
-    hidden = 0
-    names = [n.name for n in report.nodes] + list(report.missing)
     by_name = {n.name: n for n in report.nodes}
-    for name in names:
+    out = []
+    for name in [n.name for n in report.nodes] + list(report.missing):
         node = by_name.get(name)
         if node is None or not node.readable:
             cells = ["ERROR"] * (len(cols) - 1) + ["FAIL"]
@@ -83,6 +81,17 @@ def grid(report, verbose: bool = False) -> tuple[list[str], list[tuple[list[str]
                 sts = [r.status for r in node.results if r.group == g and r.status not in ("PASS", "SKIP")]
                 cells.append(worst(sts) if sts else "PASS")
             cells.append(marks.get(name, "PASS"))
+        out.append((name, cells))
+    return cols, out
+
+
+def grid(report, verbose: bool = False) -> tuple[list[str], list[tuple[list[str], list[str]]], int]:
+    """(columns, rows, hidden): each row is (node names, one status per column) and rows with the same
+    statuses are merged (shown folded: node[057-064]); clean rows are hidden unless verbose."""
+    cols, cells_of = node_cells(report)
+    rows: dict[tuple, list[str]] = {}
+    hidden = 0
+    for name, cells in cells_of:
         if not verbose and all(c == "PASS" for c in cells):
             hidden += 1
             continue
