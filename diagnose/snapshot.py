@@ -65,8 +65,9 @@ def redaction_report(raw: dict[str, dict[str, Any]], kept: dict[str, dict[str, A
 
 
 #: what a snapshot holds besides versions and settings, said in its meta (the fleet check needs addresses)
-HOLDS = ("device (NPU NIC) and host addresses, /etc/hccn.conf, this node's rank table entry and the rank table's "
-         "hash: kept for 'ascend-doctor fleet'; keep the file for your own cluster, not for public tickets")
+HOLDS = ("device (NPU NIC) and host addresses, /etc/hccn.conf and the rank table named by RANK_TABLE_FILE (every "
+         "server's addresses): kept for 'ascend-doctor fleet'; keep the file for your own cluster, not for public "
+         "tickets")
 
 
 def take_snapshot(system: System | None = None, python: str | None = None, timeout: float = 10.0,
