@@ -22,6 +22,7 @@ setup: $(STAMP)
 
 # The main job on a bundled simulated machine: Linux 6.6 with HDK 25.5 and vLLM-Ascend, whose
 # service hung while loading weights. check finds the risk; diagnose explains the pasted log.
+# Then a simulated 64-node fleet whose rolling upgrade stopped after one rack: fleet finds what differs.
 DEMO_SIM := kernel-6-hdk-25.5-weight-hang
 DEMO_LOG := Loading safetensors checkpoint shards:   0% Completed | 0/163 [00:00<?, ?it/s]\nTimeoutError: Timed out waiting for engines to send initial message on input socket.
 
@@ -29,6 +30,7 @@ demo: $(STAMP)
 	$(BIN)/ascend-doctor check --sim $(DEMO_SIM) --fail-on never
 	printf '%b\n' '$(DEMO_LOG)' | $(BIN)/ascend-doctor diagnose --sim $(DEMO_SIM) --top 1 - || test $$? -eq 1
 	$(BIN)/ascend-doctor explain 561000
+	$(BIN)/ascend-doctor fleet --sim rolling-upgrade-64 || test $$? -eq 1
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

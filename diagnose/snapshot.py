@@ -64,8 +64,15 @@ def redaction_report(raw: dict[str, dict[str, Any]], kept: dict[str, dict[str, A
             "outputs_changed": changed}
 
 
+#: what a snapshot holds besides versions and settings, said in its meta (the fleet check needs addresses)
+HOLDS = ("device (NPU NIC) and host addresses, /etc/hccn.conf and the rank table named by RANK_TABLE_FILE (every "
+         "server's addresses): kept for 'ascend-doctor fleet'; keep the file for your own cluster, not for public "
+         "tickets")
+
+
 def take_snapshot(system: System | None = None, python: str | None = None, timeout: float = 10.0,
-                  include_hostname: bool = False, report: dict | None = None) -> Snapshot:
+                  include_hostname: bool = False, report: dict | None = None, node: str | None = None,
+                  labels: dict[str, str] | None = None) -> Snapshot:
     from ascend_doctor import __version__
 
     from .probes import collect
@@ -80,7 +87,12 @@ def take_snapshot(system: System | None = None, python: str | None = None, timeo
         report.update(redaction_report(rec.calls, calls))
     facts = collect(ReplaySystem(calls), python=python, timeout=timeout)
     meta = {"tool_version": __version__, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "python": python,
-            "timeout": timeout, "origin": inner.origin, "include_hostname": include_hostname}
+            "timeout": timeout, "origin": inner.origin, "include_hostname": include_hostname,
+            "collected_at": round(time.time(), 3), "holds": HOLDS}
+    if node:
+        meta["node"] = node
+    if labels:
+        meta["labels"] = dict(labels)
     return Snapshot(meta=meta, calls=calls, facts=facts.to_list())
 
 

@@ -39,9 +39,15 @@ def test_every_operator_example_is_valid_and_says_itself_in_words(name):
     op = OPS[name]
     example = tomllib.loads(f"c = {op.example}")["c"]
     assert example["op"] == name
-    assert validate(example, "example", known_fact=fact_keys.known) == []
+    if op.kind == "fleet":
+        from ascend_doctor.kb.language.conditions.fleet import AGGREGATES, validate_aggregate
+
+        assert validate_aggregate(example, "example", known_fact=fact_keys.known) == [] and name in AGGREGATES
+        assert any("compares nodes" in e for e in validate(example, "c", known_fact=fact_keys.known))
+    else:
+        assert validate(example, "example", known_fact=fact_keys.known) == []
     assert op.words in describe(example)
-    assert op.doc and op.kind in ("value", "status", "items", "compat")
+    assert op.doc and op.kind in ("value", "status", "items", "compat", "fleet")
 
 
 @pytest.mark.parametrize("cond, message", [

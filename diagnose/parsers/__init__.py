@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import collect_env, dcmi, npu_smi_info, npu_smi_query, os_info, version_files
+from . import cluster, collect_env, dcmi, hccn, host_net, npu_smi_info, npu_smi_query, os_info, version_files
 from .base import OK, UNPARSED, ParseResult, unparsed
 
 PARSERS: dict[str, Callable[[str], ParseResult]] = {
@@ -27,11 +27,24 @@ PARSERS: dict[str, Callable[[str], ParseResult]] = {
     "toolkit-install-info": version_files.parse_toolkit_install_info,
     "cann-version-info": version_files.parse_cann_version_info,
     "cann-version-cfg": version_files.parse_version_cfg,
+    "cann-component-version-info": version_files.parse_component_version_info,
     "nnal-version-info": version_files.parse_nnal_version_info,
     "mindie-version-info": version_files.parse_mindie_version_info,
     "os-release": os_info.parse_os_release,
     "uname": os_info.parse_uname,
     "collect-env": collect_env.parse,
+    "hccn-ip": hccn.parse_ip,
+    "hccn-link": hccn.parse_link,
+    "hccn-net-health": hccn.parse_net_health,
+    "hccn-tls": hccn.parse_tls,
+    "hccn-netdetect": hccn.parse_netdetect,
+    "hccn-gateway": hccn.parse_gateway,
+    "hccn-conf": hccn.parse_conf,
+    "rank-table": cluster.parse_rank_table,
+    "npu-smi-spod-info": cluster.parse_spod_info,
+    "ip-addr": host_net.parse_ip_addr,
+    "timedatectl": host_net.parse_timedatectl,
+    "chrony-tracking": host_net.parse_chrony_tracking,
 }
 KINDS = tuple(PARSERS)
 

@@ -154,3 +154,12 @@ def parse_mindie_version_info(text: str) -> ParseResult:
         return unparsed(kind, "no 'Ascend-mindie :', 'mindie-*:' or 'ATB-Models Version :' line")
     return ParseResult(kind, value={"version": version, "components": comps, "atb_models_version": atb_models or None,
                                     "raw": raw})
+
+
+def parse_component_version_info(text: str) -> ParseResult:
+    """``share/info/<component>/version.info`` of a CANN install (``hccl``, ``hcomm``): ``Version=8.5.1``."""
+    kind = "cann-component-version-info"
+    low = _lower_keys(eq_pairs(text))
+    if not low.get("version"):
+        return unparsed(kind, "no Version= line")
+    return ParseResult(kind, value={"version": low["version"]})

@@ -12,7 +12,7 @@ from typing import Callable
 
 from ascend_doctor.kb.language.facts import ERROR, Fact, FactSet
 from ..system import System
-from . import derived, host, npu_smi, python_stack, versions
+from . import cluster, derived, host, npu_smi, python_stack, versions
 from .base import ProbeContext
 
 PROBES: dict[str, Callable[[ProbeContext], list[Fact]]] = {
@@ -26,6 +26,10 @@ PROBES: dict[str, Callable[[ProbeContext], list[Fact]]] = {
     "user": host.user,
     "env": host.environment,
     "npu_holders": host.npu_holders,
+    "hccn": cluster.hccn,
+    "host_network": cluster.host_network,
+    "clock": cluster.clock,
+    "rank_table": cluster.rank_table,
 }
 
 

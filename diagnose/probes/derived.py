@@ -76,4 +76,61 @@ def derive(fs: FactSet) -> list[Fact]:
         if fws:
             out.append(ok("firmware.version", fws[0], "npu-smi info -t board",
                           "from npu-smi (" + (fw.detail if fw else "no firmware version.info") + ")"))
+    out += [f for f in (hccn_conf_mismatch(fs), nic_problems(fs)) if f is not None]
     return out
+
+
+def hccn_conf_mismatch(fs: FactSet) -> Fact | None:
+    """``hccn.conf_mismatch``: devices whose live address or netmask (hccn_tool) differs from /etc/hccn.conf,
+    the file rank-table generators and ``hccn_tool -a -cfg recovery`` read."""
+    conf, live = fs.get("hccn.conf"), fs.get("hccn.devices")
+    if conf is None or live is None:
+        return None
+    for f in (conf, live):
+        if not f.ok:
+            return same_status("hccn.conf_mismatch", f)
+    out = []
+    for item in live.value or []:
+        entry = (conf.value or {}).get(str(item.get("device")))
+        if entry is None:
+            out.append({"device": item.get("device"), "field": "address", "conf": None, "live": item.get("ipaddr")})
+            continue
+        for field, live_key in (("address", "ipaddr"), ("netmask", "netmask")):
+            if item.get(live_key) is not None and entry.get(field) != item.get(live_key):
+                out.append({"device": item.get("device"), "field": field, "conf": entry.get(field),
+                            "live": item.get(live_key)})
+    return ok("hccn.conf_mismatch", out, "derived", "from /etc/hccn.conf and hccn_tool -ip -g")
+
+
+#: environment variables that name the host NIC(s) a framework opens its sockets on
+NIC_VARS = ("HCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME", "TP_SOCKET_IFNAME")
+
+
+def nic_problems(fs: FactSet) -> Fact | None:
+    """``net.nic_problems``: HCCL_IF_IP not an address of this host, or a *_SOCKET_IFNAME naming no NIC here
+    (``eth0`` or ``eth`` is a prefix, ``=eth0`` exact, ``^docker`` excludes)."""
+    addrs, ifaces = fs.get("net.host_addrs"), fs.get("net.ifaces")
+    if addrs is None or ifaces is None:
+        return None
+    problems = []
+    if_ip = fs.value("env.HCCL_IF_IP")
+    if if_ip:
+        if not addrs.ok:
+            return same_status("net.nic_problems", addrs)
+        if if_ip not in {a["address"] for a in addrs.value or []}:
+            problems.append(f"HCCL_IF_IP={if_ip} is not an address of this host")
+    for var in NIC_VARS:
+        value = fs.value(f"env.{var}")
+        if not value:
+            continue
+        if not ifaces.ok:
+            return same_status("net.nic_problems", ifaces)
+        names = list(ifaces.value or [])
+        for part in (p.strip() for p in str(value).split(",")):
+            if not part or part.startswith("^"):
+                continue
+            found = part[1:] in names if part.startswith("=") else any(n.startswith(part) for n in names)
+            if not found:
+                problems.append(f"{var}={value}: no NIC {'named' if part.startswith('=') else 'starting with'} "
+                                f"{part.lstrip('=')!r} here (NICs: {', '.join(names) or 'none'})")
+    return ok("net.nic_problems", problems, "derived", "from the environment, ip -o addr show and /sys/class/net")

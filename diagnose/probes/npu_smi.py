@@ -60,7 +60,7 @@ def probe(ctx: ProbeContext) -> list[Fact]:
     path_fact = locate(ctx)
     facts.append(path_fact)
     dependent = ["npu_smi.info", "npu.devices", "npu.count", "npu.chip_name", "npu.health", "npu.processes",
-                 "npu.chip_map", "npu.boards", "npu.compatibility", "npu.usages"]
+                 "npu.chip_map", "npu.boards", "npu.compatibility", "npu.usages", "npu.spod"]
     if not path_fact.ok:
         return facts + [same_status(k, path_fact) for k in dependent]
     exe = path_fact.value
@@ -168,6 +168,7 @@ def probe(ctx: ProbeContext) -> list[Fact]:
             if pu.ok:
                 usages.append({**{k: v for k, v in pu.value.items()}, "npu_id": n})
     facts.append(map_fact)
+    facts.append(_spod(ctx, exe, map_fact, devices))
     src_board = f"{exe} info -t board -i <id>"
     if boards:
         for b in boards:
@@ -199,6 +200,46 @@ def probe(ctx: ProbeContext) -> list[Fact]:
     facts.append(_partial("npu.usages", usages, f"{exe} info -t usages -i <id>", failed_queries.get("usages"),
                           len(usages), len(npu_ids)))
     return facts
+
+
+def _spod(ctx: ProbeContext, exe: str, map_fact: Fact, devices: list[dict]) -> Fact:
+    """``npu.spod``: SuperPoD identity of every chip of an A3 (other products do not have one and are not
+    asked). The first chip is asked first; when it does not support the query the others are not asked."""
+    from ..parsers.cluster import parse_spod_info
+    from .cluster import run_side_by_side
+    from .derived import family_of
+
+    src = f"{exe} info -t spod-info -i <id> -c <chip>"
+    names = [d["name"] for d in devices if d.get("name")]
+    if family_of(names[0] if names else None, devices) != "a3":
+        return bad("npu.spod", MISSING, src, "not an A3 NPU: no SuperPoD identity")
+    if not map_fact.ok:
+        return same_status("npu.spod", map_fact)
+    chips = [(c["npu_id"], c["chip_id"]) for c in map_fact.value if not c.get("mcu") and c.get("npu_id") is not None
+             and c.get("chip_id") is not None]
+    if not chips:
+        return bad("npu.spod", MISSING, src, "npu-smi info -m lists no chip")
+
+    def argv(n, c):
+        return [exe, "info", "-t", "spod-info", "-i", str(n), "-c", str(c)]
+
+    results = run_side_by_side(ctx, [argv(*chips[0])])
+    first = parse_spod_info(results[0].stdout) if results[0].stdout.strip() else None
+    if first is not None and first.ok and not first.value["supported"]:
+        return bad("npu.spod", MISSING, src, "this NPU does not support querying spod-info (not a SuperPoD product)")
+    results += run_side_by_side(ctx, [argv(n, c) for n, c in chips[1:]])
+    items, failure = [], None
+    for (n, c), r in zip(chips, results):
+        st, why = command_status(r)
+        parsed = parse_spod_info(r.stdout) if st == OK else None
+        if parsed is None or not parsed.ok:
+            failure = failure or ((st, why) if st != OK else (UNPARSED, parsed.reason if parsed else ""))
+            continue
+        items.append({"npu_id": n, "chip_id": c, **{k: parsed.value[k] for k in
+                                                    ("sdid", "super_pod_size", "super_pod_id", "server_index")}})
+    if not items:
+        return bad("npu.spod", failure[0] if failure else UNPARSED, src, failure[1] if failure else "")
+    return _partial("npu.spod", items, src, failure, len(items), len(chips))
 
 
 def _partial(key: str, value, source: str, failure: tuple[str, str] | None, got: int, wanted: int) -> Fact:

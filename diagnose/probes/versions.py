@@ -82,7 +82,8 @@ def cann(ctx: ProbeContext) -> list[Fact]:
         v = res.value
         base = path.rsplit("/", 2)[0]
         return [ok("cann.version", v["version"], path), ok("cann.install_info", v["raw"], path),
-                ok("cann.layout", v["layout"] or layout, path), ok("cann.path", base, path)]
+                ok("cann.layout", v["layout"] or layout, path), ok("cann.path", base, path),
+                *_component_versions(ctx, base)]
     # no install info: try version.cfg of the toolkit layout
     cfg = f"{ASCEND}/ascend-toolkit/latest/version.cfg"
     text, status, detail = read_text(ctx.system, cfg)
@@ -95,6 +96,15 @@ def cann(ctx: ProbeContext) -> list[Fact]:
     detail = "no CANN install found (looked for ascend_toolkit_install.info in: " + ", ".join(tried) + ")"
     return [bad(k, MISSING, ",".join(tried), detail) for k in ("cann.version", "cann.install_info", "cann.layout",
                                                               "cann.path")]
+
+
+#: split HCCL packages whose versions HCCL compares between ranks at link setup (EI0008)
+COMPONENTS = {"cann.hccl_version": "hccl", "cann.hcomm_version": "hcomm"}
+
+
+def _component_versions(ctx: ProbeContext, base: str) -> list[Fact]:
+    return [_file_fact(ctx, key, f"{base}/share/info/{name}/version.info", vf.parse_component_version_info,
+                       lambda v: v["version"])[0] for key, name in COMPONENTS.items()]
 
 
 def nnal_mindie(ctx: ProbeContext) -> list[Fact]:

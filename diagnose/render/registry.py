@@ -1,6 +1,6 @@
 """One renderer table per report kind: it drives each command's ``--format`` choices and the output.
 
-    formats("check")                                  -> ("text", "json", "junit", "markdown")
+    formats("check")                                  -> ("text", "json", "junit", "markdown", "prometheus", "oneline")
     render("check", report, "junit")                  -> str
     render("diagnosis", d, "text", lang="zh", top=3)  -> str
 """
@@ -58,6 +58,48 @@ def _check_markdown(report, opts: Options) -> str:
     return check_markdown(report)
 
 
+def _check_oneline(report, opts: Options) -> str:
+    from .check_oneline import check_oneline
+
+    return check_oneline(report)
+
+
+def _check_prometheus(report, opts: Options) -> str:
+    from .prometheus import check_prometheus
+
+    return check_prometheus(report)
+
+
+def _fleet_text(console, report, opts: Options) -> None:
+    from .fleet_text import print_fleet
+
+    print_fleet(console, report, verbose=opts.verbose)
+
+
+def _fleet_json(report, opts: Options) -> str:
+    from .fleet_json import fleet_json
+
+    return fleet_json(report)
+
+
+def _fleet_junit(report, opts: Options) -> str:
+    from .fleet_junit import fleet_junit
+
+    return fleet_junit(report)
+
+
+def _fleet_markdown(report, opts: Options) -> str:
+    from .fleet_markdown import fleet_markdown
+
+    return fleet_markdown(report)
+
+
+def _fleet_prometheus(report, opts: Options) -> str:
+    from .prometheus import fleet_prometheus
+
+    return fleet_prometheus(report)
+
+
 def _diagnosis_text(console, d, opts: Options) -> None:
     from .diagnosis_text import print_diagnosis
 
@@ -91,7 +133,9 @@ def _json(report, opts: Options) -> str:
 #: report kind -> format -> renderer(report, Options) -> str. The first format is the default.
 RENDERERS: dict[str, dict[str, Callable[[Any, Options], str]]] = {
     "check": {"text": _text(_check_text, min_width=100), "json": _check_json, "junit": _check_junit,
-              "markdown": _check_markdown},
+              "markdown": _check_markdown, "prometheus": _check_prometheus, "oneline": _check_oneline},
+    "fleet": {"text": _text(_fleet_text, min_width=100), "json": _fleet_json, "junit": _fleet_junit,
+              "markdown": _fleet_markdown, "prometheus": _fleet_prometheus},
     "diagnosis": {"text": _text(_diagnosis_text), "json": _diagnosis_json, "markdown": _diagnosis_markdown},
     "compat": {"text": _text(_compat_text), "json": _json},
 }

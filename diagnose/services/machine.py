@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import shutil
 import sys
 from dataclasses import dataclass
@@ -84,10 +85,38 @@ class MachineSpec:
         system, python = self.system()
         return collect(system, python=python, timeout=self.timeout, on_probe=on_probe)
 
-    def snapshot(self, *, include_hostname: bool = False, report: dict | None = None):
-        """A private recording of this machine (see ``snapshot.take_snapshot``)."""
+    def snapshot(self, *, include_hostname: bool = False, report: dict | None = None, node: str | None = None,
+                 labels: dict[str, str] | None = None):
+        """A private recording of this machine (see ``snapshot.take_snapshot``), named ``node`` with ``labels``
+        for the fleet check."""
         from ..snapshot import take_snapshot
 
         system, python = self.system()
-        return take_snapshot(system, python=python, timeout=self.timeout,
-                             include_hostname=include_hostname, report=report)
+        return take_snapshot(system, python=python, timeout=self.timeout, include_hostname=include_hostname,
+                             report=report, node=node, labels=labels)
+
+
+NODE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+LABEL_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
+
+
+def node_name(value: str | None) -> str | None:
+    """A node name as ``--node`` takes it (letters, digits, ``.``, ``_``, ``-``; it names files too)."""
+    if value is None:
+        return None
+    if not NODE_NAME.match(value):
+        raise UsageError(f"--node {value!r}: use letters, digits, '.', '_' and '-' (at most 128), starting with a "
+                         "letter or digit")
+    return value
+
+
+def parse_labels(values) -> dict[str, str]:
+    """``--label k=v`` (repeatable) as a dict; a malformed one is a UsageError."""
+    out: dict[str, str] = {}
+    for item in values or []:
+        key, sep, value = str(item).partition("=")
+        if not sep or not LABEL_KEY.match(key) or not value.strip() or any(ord(c) < 0x20 for c in value):
+            raise UsageError(f"--label {item!r}: write key=value (the key: a letter, then letters, digits, "
+                             "'.', '_' or '-'; a non-empty value)")
+        out[key] = value.strip()
+    return out

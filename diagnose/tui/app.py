@@ -1,4 +1,5 @@
-"""The ascend-doctor TUI: Check, Ask, Knowledge and Environment screens in one app.
+"""The ascend-doctor TUI: Check, Ask, Knowledge and Environment screens in one app (and Fleet when a fleet
+of snapshots is given).
 
 Keyboard first (F1-F4 or the command palette switch screens; the footer shows the bindings),
 mouse works. Works the same on a live machine, a simulated profile (--sim) or a snapshot (--replay);
@@ -27,7 +28,8 @@ PANE_COMMANDS = (
 )
 
 SCREENS = ("check", "ask", "knowledge", "environment")
-TAB_LABELS = {"check": "F1 Check", "ask": "F2 Ask", "knowledge": "F3 Knowledge", "environment": "F4 Environment"}
+TAB_LABELS = {"check": "F1 Check", "ask": "F2 Ask", "knowledge": "F3 Knowledge", "environment": "F4 Environment",
+              "fleet": "F6 Fleet"}
 
 
 class AscendDoctorApp(App):
@@ -42,15 +44,19 @@ class AscendDoctorApp(App):
         Binding("f3", "show('knowledge')", "Knowledge", show=False),
         Binding("f4", "show('environment')", "Environment", show=False),
         Binding("f5", "toggle_dark", "Theme"),
+        Binding("f6", "show('fleet')", "Fleet", show=False),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
-    def __init__(self, kb, machine, lang: str = "en", start: str = "check", export_dir: str | None = None):
+    def __init__(self, kb, machine, lang: str = "en", start: str = "check", export_dir: str | None = None,
+                 fleet=None):
         super().__init__()
         self.kb = kb
         self.machine = machine          # tui.machine.Machine: facts + label
         self.lang = lang
-        self.start = start if start in SCREENS else "check"
+        self.fleet = fleet              # tui.fleet_pane.FleetSource, or None: no Fleet screen
+        self.screens = SCREENS + (("fleet",) if fleet is not None else ())
+        self.start = start if start in self.screens else "check"
         self.export_dir = export_dir or os.getcwd()
         self.sub_title = machine.label
 
@@ -58,7 +64,7 @@ class AscendDoctorApp(App):
         # only the first screen is built at start-up (fast first paint); the others on first visit
         yield Header()
         with TabbedContent(initial=self.start, id="tabs"):
-            for name in SCREENS:
+            for name in self.screens:
                 with TabPane(TAB_LABELS[name], id=name):
                     if name == self.start:
                         yield self._new_pane(name)
@@ -75,6 +81,10 @@ class AscendDoctorApp(App):
             return AskPane(self.kb, self.machine, self.lang, id="ask-pane")
         if screen == "knowledge":
             return KnowledgePane(self.kb, self.lang, id="knowledge-pane")
+        if screen == "fleet":
+            from .fleet_pane import FleetPane
+
+            return FleetPane(self.fleet, self.lang, id="fleet-pane")
         from .env_pane import EnvironmentPane
 
         return EnvironmentPane(self.machine, self.lang, id="env-pane")
@@ -105,10 +115,14 @@ class AscendDoctorApp(App):
     @on(TabbedContent.TabActivated, "#tabs")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         # clicking a tab (or F1-F4) puts the keyboard where the user will type or move next
-        if event.pane.id in SCREENS:
+        if event.pane.id in self.screens:
             self._focus_screen(event.pane.id)
 
     def action_show(self, screen: str) -> None:
+        if screen not in self.screens:
+            self.notify("no fleet given: start with 'ascend-doctor tui --fleet DIR' or '--fleet-sim NAME'",
+                        severity="information")
+            return
         tabs = self.query_one("#tabs", TabbedContent)
         if tabs.active != screen:
             tabs.active = screen
@@ -126,7 +140,7 @@ class AscendDoctorApp(App):
         yield from super().get_system_commands(screen)
         from textual.app import SystemCommand
 
-        for name in SCREENS:
+        for name in self.screens:
             yield SystemCommand(f"Show {name.title()}", f"Switch to the {name} screen", lambda n=name: self.action_show(n))
         yield SystemCommand("Run the check again", "Collect the facts and run every rule", self._rerun_check)
         yield SystemCommand("Export snapshot", "Write a private snapshot of this machine", self._export)

@@ -111,7 +111,14 @@ def show(value: Any, limit: int = 160) -> str:
         text = value if value else '""'
     elif isinstance(value, (list, tuple)):
         sep = "; " if any(isinstance(v, Mapping) for v in value) else ", "
-        text = sep.join(show(v, limit) for v in value) if value else "(none)"
+        parts, size = [], 0
+        for v in value:                 # the text is cut at ``limit``: items past it are never shown
+            part = show(v, limit)
+            parts.append(part)
+            size += len(part) + len(sep)
+            if size > limit:
+                break
+        text = sep.join(parts) if value else "(none)"
     elif isinstance(value, Mapping):
         text = " ".join(f"{k}={v if not isinstance(v, (dict, list)) else json.dumps(v, ensure_ascii=False, default=str)}"
                         for k, v in value.items() if v is not None)

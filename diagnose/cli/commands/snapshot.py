@@ -20,6 +20,12 @@ def add_arguments(parser) -> None:
     parser.add_argument("--timeout", metavar="SECONDS", type=float, default=10.0,
                         help="time-out of each command (default 10)")
     parser.add_argument("--sim", metavar="PROFILE", default=None, help="record a bundled simulated machine instead")
+    parser.add_argument("--node", metavar="NAME", default=None,
+                        help="name of this node for 'ascend-doctor fleet' (kept in the snapshot; the host name is not)")
+    parser.add_argument("--label", metavar="KEY=VALUE", action="append", default=[],
+                        help="a label for 'fleet --group-by label.KEY' (rack=r07, superpod=sp1); repeatable")
+    parser.add_argument("--sim-fleet", metavar="FLEET", default=None,
+                        help="write every node of a bundled simulated fleet into the directory given by -o")
 
 
 def run(args) -> int:
@@ -28,9 +34,12 @@ def run(args) -> int:
 
     from ...files import write_error
     from ...services.errors import InputError, UsageError
-    from ...services.machine import MachineSpec, workload_python
+    from ...services.machine import MachineSpec, node_name, parse_labels, workload_python
     from ...snapshot import write_snapshot
 
+    node, labels = node_name(args.node), parse_labels(args.label)
+    if args.sim_fleet:
+        return _write_fleet(args)
     machine = MachineSpec(sim=args.sim, python=args.python if args.sim else workload_python(args.python),
                           timeout=args.timeout)
     machine.system()                       # a bad --sim before anything else
@@ -41,7 +50,7 @@ def run(args) -> int:
         # refused before the machine is probed, with the same words the writer would use
         raise InputError(write_error(args.output, FileExistsError(17, "it exists", args.output), "--force"))
     report: dict = {}
-    snap = machine.snapshot(include_hostname=args.include_hostname, report=report)
+    snap = machine.snapshot(include_hostname=args.include_hostname, report=report, node=node, labels=labels)
     if args.preview:
         _print_preview(snap, report)
         if not args.output:
@@ -53,6 +62,22 @@ def run(args) -> int:
     bad = sum(1 for f in snap.facts if f["status"] != "ok")
     sys.stderr.write(f"wrote {'standard output' if args.output == '-' else args.output}: {len(snap.facts)} facts ({bad} not ok), "
                      f"{len(snap.calls)} recorded answers; mode 0600\n")
+    return 0
+
+
+def _write_fleet(args) -> int:
+    import sys
+
+    from ...services.errors import UsageError
+    from ...services.fleet import write_sim_fleet
+
+    if args.sim or args.node or args.label or args.preview:
+        raise UsageError("--sim-fleet writes whole simulated fleets: it takes -o DIR and --force only")
+    if not args.output or args.output == "-":
+        raise UsageError("--sim-fleet needs -o DIR (a directory, created when absent)")
+    written = write_sim_fleet(args.sim_fleet, args.output, overwrite=args.force)
+    sys.stderr.write(f"wrote {len(written)} snapshot file(s) of simulated fleet {args.sim_fleet} into {args.output}; "
+                     "mode 0600\n")
     return 0
 
 
@@ -70,6 +95,8 @@ def _print_preview(snap, report: dict) -> None:
              "answers scrubbed (serial numbers, UUIDs, other processes, unrelated mounts): "
              + (", ".join(report["outputs_changed"]) or "-"),
              "host name: " + ("kept" if snap.meta.get("include_hostname") else "removed"),
-             "device addresses (HCCL_IF_IP, hccn.conf) are kept: fleet checks compare them"]
+             "node name: " + (snap.meta.get("node") or "- (fleet names the node by the file name)"),
+             "labels: " + (", ".join(f"{k}={v}" for k, v in (snap.meta.get("labels") or {}).items()) or "-"),
+             "kept for fleet checks: " + snap.meta.get("holds", "")]
     for ln in lines:
         print(visible(ln))

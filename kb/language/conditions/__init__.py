@@ -3,7 +3,8 @@
 
 ``ops.py`` holds the operators (one object each: value check, evaluation, words, docs, example),
 ``tree.py`` validates and evaluates trees, ``compat.py`` the compatibility-matrix operators,
-``model.py`` the evaluation context and outcome.
+``model.py`` the evaluation context and outcome, ``fleet.py`` the evaluation of the fleet operators
+(cross-node rules' ``aggregate``).
 """
 from .compat import cell_matches
 from .model import VERSION_FAMILY, ConditionError, Context, Outcome, family_of

@@ -15,6 +15,9 @@ Kinds of evaluation:
     over a list (of dicts): ``where`` is a condition whose predicates use ``field``.
 ``compat``
     a row of a compatibility matrix of the knowledge base (see ``compat.py``).
+``fleet``
+    compares many nodes: only in a fleet rule's ``aggregate`` (evaluated in ``fleet.py``), never in a
+    condition on one machine.
 """
 from __future__ import annotations
 
@@ -50,7 +53,7 @@ VALUE_KINDS = {
 @dataclass(frozen=True)
 class Op:
     name: str
-    kind: str                  # value | status | items | compat
+    kind: str                  # value | status | items | compat | fleet
     value: str                 # a key of VALUE_KINDS
     words: str                 # how describe() says it: "npu.count < 8"
     doc: str                   # one line for docs/conditions.md
@@ -284,6 +287,34 @@ _TABLE += [
        '{ fact = "driver.version", op = "compat_has", matrix = "hdk-cann", row = { cann = "cann.version" }, column = "hdk" }'),
     Op("compat_lacks", "compat", "none", "does not list", "the opposite of `compat_has`",
        '{ fact = "driver.version", op = "compat_lacks", matrix = "hdk-cann", row = { cann = "cann.version" }, column = "hdk", if_no_row = false }'),
+]
+
+_TABLE += [
+    Op("uniform", "fleet", "none", "is identical on every node:",
+       "fleet: the value (of each fact, or of each item's `field`) is the same on every node in scope; the reference "
+       "is the --baseline value, else a strict majority's (the others are outliers), else a split naming every cohort",
+       '{ op = "uniform", fact = "hccn.devices", field = "tls_switch" }'),
+    Op("unique", "fleet", "none", "is unique across the nodes:",
+       "fleet: no value (of the fact, or of each item's `field`) repeats across the nodes in scope; `per = \"node\"`: "
+       "one value per node, its items agreeing",
+       '{ op = "unique", fact = "hccn.devices", field = "ipaddr" }'),
+    Op("each", "fleet", "none", "holds on no node:",
+       "fleet: `where` (a condition on one node) is tested on every node; the nodes where it holds are outliers",
+       '{ op = "each", where = { fact = "clock.ntp_synchronized", op = "eq", value = false } }'),
+    Op("on_root", "fleet", "number", "holds not on the root node of a fleet of at least",
+       "fleet: `where` is tested on the node hosting MASTER_ADDR (else rank 0 of the rank table), when the fleet "
+       "has at least `value` nodes",
+       '{ op = "on_root", value = 32, where = { fact = "sysctl.somaxconn", op = "lt", value = 65535 } }'),
+    Op("coverage", "fleet", "none", "every expected node sent a readable snapshot:",
+       "fleet: every node of --expect-nodes sent a snapshot and every snapshot could be read",
+       '{ op = "coverage" }'),
+    Op("subnet_plan", "fleet", "none", "follows the product's NPU NIC subnet plan:",
+       "fleet: NPU NIC addresses follow the product's plan (A2 one subnet per node; A3 the two dies of an NPU in "
+       "different subnets; 910 devices i and i+4 paired)",
+       '{ op = "subnet_plan" }'),
+    Op("rank_table_matches", "fleet", "none", "matches every node's NICs:",
+       "fleet: the rank table is sound and each node's entry matches its live NPU NIC addresses (and SDIDs on A3)",
+       '{ op = "rank_table_matches" }'),
 ]
 
 #: Every operator by name: the one list of the language's operators.

@@ -89,6 +89,9 @@ def _validate_predicate(cond: Mapping[str, Any], where: str, in_item: bool,
         near = difflib.get_close_matches(name, list(OPS), n=1, cutoff=0.6) if isinstance(name, str) else []
         hint = f" (did you mean {near[0]}?)" if near else ""
         return errs + [f"{where}: unknown op {name!r}{hint}"]
+    if op.kind == "fleet":
+        return errs + [f"{where}: op {name} compares nodes: it belongs in a fleet rule's 'aggregate', "
+                              "not in a condition on one machine"]
     fact = cond.get("fact")
     has_fact = isinstance(fact, str) and bool(fact)
     has_field = isinstance(cond.get("field"), str) and bool(cond["field"])
@@ -169,6 +172,8 @@ def _predicate(cond: Mapping[str, Any], ctx: Context) -> Outcome:
         return _status(cond, ctx)
     if op.kind == "compat":
         return compat.evaluate(cond, ctx)
+    if op.kind == "fleet":
+        raise ConditionError(f"op {op.name} compares nodes: only in a fleet rule's aggregate")
     found, value, label, fact = lookup(cond, ctx)
     if not found:
         if "field" in cond:
@@ -247,6 +252,11 @@ def _items(op: str, v: Any, cond: Mapping[str, Any], ctx: Context, label: str):
     return True, f"all {len(v)} item(s)"
 
 
+def op_kind(cond: Mapping[str, Any]) -> str:
+    op = OPS.get(cond.get("op")) if isinstance(cond.get("op"), str) else None
+    return op.kind if op else ""
+
+
 def describe(cond: Any) -> str:
     """A condition tree in words, for people: ``npu_smi.path is known and not (npu_smi.info status is
     one of timeout)``."""
@@ -258,7 +268,9 @@ def describe(cond: Any) -> str:
             return joiner.join(f"({p})" if (" and " in p or " or " in p) else p for p in parts)
     if "not" in cond:
         return f"not ({describe(cond['not'])})"
-    fact = cond.get("fact") or cond.get("field") or cond.get("matrix") or "?"
+    fact = cond.get("fact") or cond.get("field") or cond.get("matrix") or cond.get("prefix") or \
+        (", ".join(cond["facts"]) if isinstance(cond.get("facts"), list) else None) or \
+        ("nodes" if op_kind(cond) == "fleet" else "?")
     name = str(cond.get("op", ""))
     op = OPS.get(name)
     word = op.words if op else name.replace("_", " ")
@@ -267,4 +279,8 @@ def describe(cond: Any) -> str:
         value = ", ".join(str(v) for v in value)
     if op and op.kind == "items" and isinstance(cond.get("where"), dict):
         value = f"({describe(cond['where'])})"
+    if op and op.kind == "fleet":
+        what = f"{fact}.{cond['field']}" if cond.get("field") else fact
+        where = f" ({describe(cond['where'])})" if isinstance(cond.get("where"), dict) else ""
+        return f"{what} {word}{(' ' + str(cond['value'])) if 'value' in cond else ''}{where}".rstrip()
     return f"{fact} {word} {value}".rstrip()
