@@ -183,8 +183,10 @@ class Matcher:
             add(pid, Support("symptom", "<text>", 0, h.sentence[:300], h.weight,
                              detail=f"its words: {', '.join(h.terms)}"
                                     + (f" ({h.sentences} sentences agree)" if h.sentences > 1 else "")))
+        said = ([ev.title] if ev.title else []) + ev.prose[:100] + errs_text
         for pid, h in self._retriever.whole(ev.title, ev.prose[:100] + errs_text).items():
-            add(pid, Support("symptom", "<text>", 0, ", ".join(h.terms), h.weight,
+            where = next((t for t in said if any(w in t.lower() for w in h.terms)), said[0] if said else "")
+            add(pid, Support("symptom", "<text>", 0, where[:300], h.weight,
                              detail=f"the report's words together: {', '.join(h.terms)}"))
         # identifiers (HCCL_BUFFSIZE, --enforce-eager, /dev/shm, libhccl.so, aclnnMatmul) named anywhere
         # in the report, the rarer across the knowledge the stronger

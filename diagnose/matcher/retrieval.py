@@ -29,6 +29,12 @@ IDENT = re.compile(
     # (lookarounds, not \b: a Chinese character is a word character, and 设置HCCL_EXEC_TIMEOUT后 must match)
     r"|(?<![A-Za-z0-9_])[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])"     # HCCL_BUFFSIZE, ASCEND_RT_VISIBLE_DEVICES
     r"|(?<![A-Za-z0-9_])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![A-Za-z0-9_])")    # enforce_eager, gpu_memory_utilization
+#: where a long line is cut into sentences (a re-joined paragraph is several claims, not one)
+SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z\u3400-\u9fff])|(?<=[。；！？])")
+LONG_SENTENCE = 160
+
+#: a line of an environment listing ("- Rollout engine: vllm", "CANN: 8.3.RC1"): a field, not a sentence
+FIELD_LINE = re.compile(r"^\s*(?:[-*+]\s*)?[\w .()/\-]{1,40}[:：]\s*\S+(?:\s+\S+){0,3}\s*$")
 WORD = re.compile(r"[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*|\d+[a-z][a-z0-9]*|[a-z]+\d+[a-z0-9]*")
 CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 STOP = frozenset("""
@@ -162,12 +168,16 @@ class Retriever:
     def retrieve(self, title: str | None, sentences: list[str]) -> dict[str, Hit]:
         """pid -> Hit for the problems the report's words point to (at most TOP_K)."""
         per: dict[str, list[tuple[float, str, list[str], bool]]] = defaultdict(list)
-        queries = ([(title, True)] if title else []) + [(s, False) for s in sentences if s != title]
+        queries = [(piece, is_title) for text, is_title in
+                   (([(title, True)] if title else []) + [(s, False) for s in sentences if s != title])
+                   for piece in _sentences(text)]
         seen: set[str] = set()
         for text, is_title in queries:
             key = " ".join(text.lower().split())
             if key in seen:              # a line that is both prose and an error line agrees with itself once
                 continue
+            if not is_title and FIELD_LINE.match(text):
+                continue                 # the versions a template lists say nothing about the cause
             seen.add(key)
             for pid, (cov, ts) in self.sentence_scores(text).items():
                 per[pid].append((cov, text, ts, is_title))
@@ -215,6 +225,14 @@ class Retriever:
             w = WHOLE_MAX * min(1.0, info / FULL_INFO) * min(1.0, info / max(total, 1e-9) * 2) * score / best
             out[pid] = Hit(round(w, 4), "", sorted(ts, key=lambda t: -self.idf[t])[:6], 0)
         return out
+
+
+def _sentences(text: str) -> list[str]:
+    """A line as the sentences it holds: long lines (a paragraph re-joined after pasting) are cut at
+    sentence ends; a short line stays whole."""
+    if len(text) <= LONG_SENTENCE:
+        return [text]
+    return [p for p in (s.strip() for s in SENTENCE_END.split(text)) if p] or [text]
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
