@@ -232,7 +232,7 @@ def grep_patterns(signatures) -> list[str]:
 
 
 CHILD = """
-import json, os, resource, sys, time
+import json, os, re, resource, sys, time
 sys.path.insert(0, {root!r})
 from ascend_doctor.kb.query import KnowledgeBase
 from ascend_doctor.diagnose import evidence
@@ -254,8 +254,10 @@ with KnowledgeBase({kb!r}) as kb:
     d = diagnose(kb, [{log!r}])
     wall, cpu = time.perf_counter() - w, time.process_time() - c
 cc = resource.getrusage(resource.RUSAGE_CHILDREN)
+# the peak of this process's own memory (ru_maxrss would include the parent's at the fork)
+hwm = int(re.search(r"VmHWM:\\s*(\\d+)", open("/proc/self/status").read()).group(1))
 print(json.dumps({{"wall": wall, "cpu": cpu + cc.ru_utime + cc.ru_stime, "scan": scan,
-                  "rss_kb": max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, cc.ru_maxrss),
+                  "rss_kb": hwm, "workers_rss_kb": cc.ru_maxrss,
                   "findings": [(f.id, f.score) for f in d.findings[:3]], "codes": [c.code for c in d.codes][:5],
                   "lines": d.lines_read}}))
 """
