@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from .model import CAUSE, CODE, ERROR, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote
-from .scan import Scanner, SignaturePattern, prose_lines, report_title
+from .model import CAUSE, CODE, ERROR, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote, SignaturePattern
+from .scan import Scanner, prose_lines, report_title
 from .sources import Source, expand, text_source
 
 __all__ = ["read_evidence", "Evidence", "EvidenceLine", "CodeHit", "InputNote", "SignaturePattern", "Scanner",

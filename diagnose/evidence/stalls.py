@@ -16,6 +16,9 @@ Forms recognised (after ANSI colours and per-rank prefixes are removed):
 
     <description>: NN%|<bar>| a/b [<elapsed><<remaining>, <rate>]      tqdm's default format
     <description>: NN% Completed | a/b [<elapsed><<remaining>, <rate>]  vLLM / SGLang weight loaders
+
+A progress-heavy log holds thousands of updates of the same few bars; :class:`BarLines` picks, per
+block, the lines the tracker must see without looking at each update in Python.
 """
 from __future__ import annotations
 
@@ -80,11 +83,9 @@ class StallTracker:
     def __init__(self) -> None:
         self._bars: dict[tuple[str, int], tuple[int, int, int, str, int]] = {}   # key -> pct, done, line, text, order
         self._last_key: tuple[str, int] | None = None
-        self._last_line = 0
         # plain progress lines waiting to be parsed: only the last line of each bar matters, so a line
         # replaces the previous one of the same bar (told apart by its raw prefix and total)
         self._pending: dict[bytes, tuple[bytes, int, int]] = {}
-        self._seq = 0
 
     def note(self, raw: bytes, lineno: int, order: int = 0) -> None:
         """A progress line as read (bytes): cheap; parsed when the input ends (or in batches)."""
@@ -116,7 +117,6 @@ class StallTracker:
                 continue
             self._bars[key] = (pct, done, lineno, text, order)
             self._last_key = key
-            self._last_line = lineno
 
     def finish(self, source: str, last_line: int) -> list[Stall]:
         """The stalls of the input that just ended (``last_line``: its number of lines); resets."""
@@ -131,5 +131,82 @@ class StallTracker:
         out.sort(key=lambda s: s.line)
         self._bars.clear()
         self._last_key = None
-        self._last_line = 0
         return out
+
+
+class BarLines:
+    """The lines of a block the stall tracker must see, given the offsets of the progress literals in it.
+
+    Only the last update of each bar matters. The common block holds many updates of one bar and
+    nothing else: then only its last line is handed on. That is checked exactly in C: the last line
+    gives the bar's prefix ``P`` (the text before the percentage) and total ``T``; a regex counts the
+    lines ``P NN% ... d/T [`` of the block, and if that count equals the number of progress literals,
+    every literal sits on such a line (one each), and all of them are updates of the same bar (same
+    text before the percentage and same total give the same description and total). Otherwise
+    every line holding a literal is handed on (the tracker keeps the last of each bar).
+    """
+
+    def __init__(self) -> None:
+        self._rx: dict[tuple, tuple[re.Pattern[bytes], ...]] = {}
+
+    def starts(self, buf: bytearray, end: int, bars: list[int]) -> list[int]:
+        """Line starts to hand on; ``bars``: offsets of the progress literals in ``buf[:end]``, sorted."""
+        last = bars[-1]
+        ls = buf.rfind(b"\n", 0, last) + 1
+        rx = self._same_bar_regex(buf, ls, end, last)
+        if rx is not None:
+            first = buf.rfind(b"\n", 0, bars[0]) + 1
+            # without any CR in the block, the check for a CR inside a line can go
+            if buf.find(b"\r", first, end) < 0:
+                rx = rx[2:]
+            n = len(rx[0].findall(buf, max(0, first - 1), end))
+            if first == 0 and rx[1].match(buf, 0, end):
+                n += 1
+            if n == len(bars):
+                return [ls]
+        out = []
+        le = -1
+        for pos in bars:
+            if pos < le:
+                continue
+            ls = buf.rfind(b"\n", 0, pos) + 1
+            le = buf.find(b"\n", pos, end)
+            if le < 0:
+                le = end
+            out.append(ls)
+        return out
+
+    def _same_bar_regex(self, buf: bytearray, ls: int, end: int, pos: int) -> tuple[re.Pattern[bytes], ...] | None:
+        """Regexes (after a newline, at a line start) for the lines that are updates of the bar whose
+        progress literal is at ``pos`` (line starting at ``ls``); None when the line is not a plain one."""
+        le = buf.find(b"\n", pos, end)
+        line = bytes(buf[ls:le if le >= 0 else end]).rstrip(b"\r")
+        if b"\r" in line or b"\x1b" in line:
+            return None
+        rel = pos - ls
+        q = rel
+        while q > 0 and rel - q < 3 and 48 <= line[q - 1] <= 57:
+            q -= 1
+        if q == rel:
+            return None
+        p_end = q
+        while p_end > 0 and line[p_end - 1] == 32:
+            p_end -= 1
+        prefix = line[:p_end]
+        if b"%" in prefix or (prefix and 48 <= prefix[-1] <= 57):
+            return None
+        upd = parse_updates(line.decode("utf-8", "replace"))
+        if len(upd) != 1:
+            return None
+        key = (prefix, p_end < q, upd[0][3], line[rel:rel + 2] == b"%|")
+        rx = self._rx.get(key)
+        if rx is None:
+            if len(self._rx) > 64:
+                self._rx.clear()
+            body = (re.escape(prefix) + (b" +" if key[1] else b"") + rb"\d{1,3}"
+                    + (rb"%\|[^|\r\n\x1b]{0,400}\|" if key[3] else rb"% Completed *\|")
+                    + rb" *\d+/" + str(key[2]).encode() + rb" *\[")
+            tail = rb"[^\r\n]*\r?(?=\n|\Z)"      # no CR inside the line (CR updates are fed whole)
+            rx = self._rx[key] = (re.compile(b"\n" + body + tail), re.compile(body + tail),
+                                  re.compile(b"\n" + body), re.compile(body))
+        return rx
