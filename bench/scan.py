@@ -89,8 +89,9 @@ LITERAL_ONLY = [
     "(VllmWorker rank={r} pid={p}) INFO {md} {t} [worker.py:{n}] Defaulting to out of memory guard of {n} MiB",
 ]
 BARS = [
-    "(VllmWorker rank={r} pid={p}) INFO {md} {t} [model_runner.py:{n}] Loading safetensors checkpoint shards: {pct}% Completed | {d}/64 [00:{s:02d}<00:{s:02d},  1.{n}s/it]",
-    "Loading safetensors checkpoint shards:  {pct}% Completed | {d}/64 [00:{s:02d}<00:{s:02d},  1.{n}s/it]",
+    # not a bar (no [elapsed<remaining]): a logger line quoting a percentage, as in the issue's own log
+    "(VllmWorker rank={r} pid={pid}) INFO {md} {t} [model_runner.py:{n}] Loading safetensors checkpoint shards: {pct}% Completed | {d}/64",
+    "(VllmWorker rank={r} pid={pid}) Loading safetensors checkpoint shards:  {pct}% Completed | {d}/64 [00:{s:02d}<00:{s:02d},  1.{n}s/it]",
     "[rank{r}]:Processing prompts: {pct}%|{bar}| {d}/64 [00:{s:02d}<00:{s:02d}, {n}.{n}it/s]",
     "Capturing CUDA graphs (decode, FULL): {pct}%|{bar}| {d}/64 [00:{s:02d}<00:00, {n}.{n}it/s]",
 ]
@@ -100,8 +101,10 @@ LONG_ERROR = "RuntimeError: call aclnnMatmul failed, error code is 561003"
 def _fill(fmt: str, rnd: random.Random, **kw) -> str:
     t = f"10:{rnd.randrange(60):02d}:{rnd.randrange(60):02d}"
     ts = f"2025-08-20-{t}.{rnd.randrange(1000):03d}.{rnd.randrange(1000):03d}"
-    return fmt.format(r=rnd.randrange(8), p=rnd.randrange(1000, 99999), n=rnd.randrange(100),
-                      f=f"{rnd.uniform(0, 999):.1f}", md="08-20", t=t, ts=ts, ms=f"{rnd.randrange(1000):03d}", **kw)
+    args = dict(r=rnd.randrange(8), p=rnd.randrange(1000, 99999), n=rnd.randrange(100), f=f"{rnd.uniform(0, 999):.1f}",
+                md="08-20", t=t, ts=ts, ms=f"{rnd.randrange(1000):03d}")
+    args.update(kw)
+    return fmt.format(**args)
 
 
 def _write_lines(path: Path, size: int, line) -> int:
@@ -164,7 +167,8 @@ def gen_bars(path: Path, size: int, rnd: random.Random) -> None:
         state["d"] = (state["d"] + 1) % 65
         d = state["d"]
         pct = d * 100 // 64
-        return _fill(fmt, rnd, pct=pct, d=d, s=d % 60, bar=_bar(pct))
+        r = rnd.randrange(8)      # eight ranks, each one process
+        return _fill(fmt, rnd, pct=pct, d=d, s=d % 60, bar=_bar(pct), r=r, pid=3500 + r)
 
     def line() -> str:
         x = rnd.random()

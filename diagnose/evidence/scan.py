@@ -54,6 +54,10 @@ CODE_PREFIXES = frozenset([b"ERR"] + [b"E" + bytes([c, d]) for c in b"ABCDEFGHIJ
 ERROR_LINE = re.compile(
     r"error|fail|exception|traceback|killed|segmentation fault|core dumped|timed? ?out|abort|not found|"
     r"no such file|denied|cannot |unable to|not supported|报错|失败|错误|异常", re.I)
+#: ERROR_LINE for an ASCII line as read; see Scanner._cannot_be_error
+ERROR_LINE_BYTES = re.compile(ERROR_LINE.pattern.split("|报错")[0].encode(), re.I)
+#: plog headers other than [ERROR] (which ERROR_LINE matches anyway): cleaning rewrites them as "[INFO] MOD "
+PLOG_LEVEL = re.compile(rb"\[(?:WARNING|INFO|DEBUG|EVENT|TRACE)\]")
 BENIGN_ERROR = re.compile(r"\b0 errors?\b|error_?count[=:]\s*0\b|errors?:\s*0\b|no errors?", re.I)
 PROSE_SKIP = re.compile(r"^\s*(?:[\[(<|+]|\S+\.(?:py|cc|cpp|h):\d+|at |File \"|\d{2,4}[-/:])")
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -78,6 +82,7 @@ class Scanner:
             self.kind_of[t] = SIGNATURE
         for t in PROGRESS_TRIGGERS:
             self.kind_of.setdefault(t, PROGRESS)
+        self._error_words = frozenset(ERROR_WORDS)
         self.stalls = StallTracker()
         self.bars = BarLines()
         self._generic_hits = 0
@@ -223,8 +228,15 @@ class Scanner:
         if trigs <= PROGRESS_SET:       # a progress bar and nothing else: only the stall tracker wants it
             self.stalls.note(raw_b, lineno, st.order)
             return
-        kinds: set[str] = set()
         full = raw_b.decode("utf-8", "replace").rstrip("\r")
+        if trigs <= self._error_words and self._cannot_be_error(raw_b) \
+                and not codes_mod.extract(full if len(full) <= REGEX_WINDOW else full[:REGEX_WINDOW]):
+            # only error words, no error sentence and no code ("Defaulting to ..."): nothing to keep
+            self._generic_hits += len(trigs)
+            if self._generic_hits > MAX_GENERIC_HITS:
+                st.generic_off = True
+            return
+        kinds: set[str] = set()
         for trig in trigs:
             kind = self.kind_of.get(trig, CODE)
             if kind == SIGNATURE:
@@ -253,6 +265,14 @@ class Scanner:
         if not kinds:
             return
         self._keep(st, name, lineno, raw, cleaned, kinds, codes, sig_hits)
+
+    @staticmethod
+    def _cannot_be_error(raw_b: bytes) -> bool:
+        """True when ERROR_LINE cannot match the cleaned line, decided on the bytes: cleaning an ASCII line
+        without ANSI colours, a progress bar or a plog header only cuts text off, so a match in the cleaned
+        line is a match in the line as read."""
+        return (raw_b.isascii() and b"\x1b" not in raw_b and not (b"%" in raw_b and b"|" in raw_b)
+                and not PLOG_LEVEL.search(raw_b) and not ERROR_LINE_BYTES.search(raw_b))
 
     @staticmethod
     def _keep(st: "_State", name: str, lineno: int, raw: str, cleaned: str, kinds: set[str],
