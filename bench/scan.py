@@ -65,28 +65,29 @@ ERRORS = [
     "RuntimeError: NPU out of memory. Tried to allocate 3.47 GiB (NPU 0; 60.97 GiB total capacity; 58.92 GiB already allocated)",
     "[ERROR] HCCL(2717288,python3):2025-07-23-03:49:57.177.194 [hccl_socket_manager.cc:778] [2734049][Wait][LinkEstablish]wait socket establish timeout, role[1] rank[12] timeout[120]",
 ]
-#: plog lines of a healthy run: the [ERROR] ones are what CANN logs while probing and cleaning up
+#: plog lines of a healthy run (one process per file, a few threads, fixed call sites): the [ERROR] ones are
+#: what CANN logs while probing and cleaning up
 PLOG_INFO = [
-    "[INFO] RUNTIME({p},python3):{ts} [stream.cc:{n}]{p} Create: stream_id={n}, priority=0",
-    "[INFO] HCCL({p},python3):{ts} [hccl_communicator.cc:{n}][{p}]Entry-HcclAllReduce: tag[AllReduce_{n}], count[{n}]",
-    "[EVENT] PROFILING({p},python3):{ts} [msprof_callback_impl.cpp:{n}] >>> (tid:{p}) MsprofCtrlCallback called, type: 255",
-    "[INFO] GE({p},python3):{ts} [graph_manager.cc:{n}]{p} RunGraph: graph_id={n}, session_id={n}",
-    "[WARNING] ASCENDCL({p},python3):{ts} [acl.cpp:{n}]{p} aclInit: repeated init, count={n}",
+    "[INFO] RUNTIME({pid},python3):{ts} [stream.cc:1061]{tid} Create: stream_id={n}, priority=0",
+    "[INFO] HCCL({pid},python3):{ts} [hccl_communicator.cc:2317][{tid}]Entry-HcclAllReduce: tag[AllReduce_{n}], count[{n}]",
+    "[EVENT] PROFILING({pid},python3):{ts} [msprof_callback_impl.cpp:87] >>> (tid:{tid}) MsprofCtrlCallback called, type: 255",
+    "[INFO] GE({pid},python3):{ts} [graph_manager.cc:1203]{tid} RunGraph: graph_id={n}, session_id=0",
+    "[WARNING] ASCENDCL({pid},python3):{ts} [acl.cpp:212]{tid} aclInit: repeated init, count={n}",
 ]
 PLOG_BENIGN = [
-    "[ERROR] TDT({p},python3):{ts} [tsd_client.cpp:{n}][{p}] TsdCapabilityGet: capability {n} not supported on this chip",
-    "[ERROR] PROFILING({p},python3):{ts} [prof_acl_mgr.cpp:{n}]{p} ProfAclMgr: profiling switch is off, skip report",
-    "[ERROR] DRV({p},python3):{ts} [ascend_hal.c:{n}]{p} halGetDeviceInfo: module {n} info type 9 is invalid",
-    "[ERROR] RUNTIME({p},python3):{ts} [device.cc:{n}]{p} GetDeviceCapability: feature {n} query failed, use default",
-    "[ERROR] GE({p},python3):{ts} [op_desc.cc:{n}]{p} GetAttr: attribute _datadump_original_op_names of op Add_{n} is empty",
-    "[ERROR] AICPU({p},python3):{ts} [aicpu_sd.cc:{n}][tid:{p}] Bus error handler registered for channel {n}",
-    "[ERROR] HCCL({p},python3):{ts} [hccl_socket.cc:{n}][{p}] socket close, fd[{n}], error code is 0",
+    "[ERROR] TDT({pid},python3):{ts} [tsd_client.cpp:481][{tid}] TsdCapabilityGet: capability {d} not supported on this chip",
+    "[ERROR] PROFILING({pid},python3):{ts} [prof_acl_mgr.cpp:1177]{tid} ProfAclMgr: profiling switch is off, skip report",
+    "[ERROR] DRV({pid},python3):{ts} [ascend_hal.c:609]{tid} halGetDeviceInfo: module {d} info type 9 is invalid",
+    "[ERROR] RUNTIME({pid},python3):{ts} [device.cc:334]{tid} GetDeviceCapability: feature {d} query failed, use default",
+    "[ERROR] GE({pid},python3):{ts} [op_desc.cc:914]{tid} GetAttr: attribute _datadump_original_op_names of op Add_{n} is empty",
+    "[ERROR] AICPU({pid},python3):{ts} [aicpu_sd.cc:145][tid:{tid}] Bus error handler registered for channel {d}",
+    "[ERROR] HCCL({pid},python3):{ts} [hccl_socket.cc:312][{tid}] socket close, fd[{n}], error code is 0",
 ]
 #: lines holding a signature's literal where its regex does not match
 LITERAL_ONLY = [
-    "[INFO] HCCL({p},python3):{ts} [topoinfo.cc:{n}][{p}] wait socket establish timeout is set to {n} s",
-    "[INFO] DRV({p},python3):{ts} [dsmi.c:{n}]{p} Health Status : OK, device {n}",
-    "(VllmWorker rank={r} pid={p}) INFO {md} {t} [worker.py:{n}] Defaulting to out of memory guard of {n} MiB",
+    "[INFO] HCCL({pid},python3):{ts} [topoinfo.cc:96][{tid}] wait socket establish timeout is set to 120 s",
+    "[INFO] DRV({pid},python3):{ts} [dsmi.c:1530]{tid} Health Status : OK, device {d}",
+    "(VllmWorker rank={d} pid={pid}) INFO {md} {t} [worker.py:233] Defaulting to out of memory guard of {n} MiB",
 ]
 BARS = [
     # not a bar (no [elapsed<remaining]): a logger line quoting a percentage, as in the issue's own log
@@ -192,8 +193,13 @@ def gen_long(path: Path, size: int, rnd: random.Random) -> None:
     _write_lines(path, size, line)
 
 
+def _plog_line(rnd: random.Random, pid: int, tids: list[int], templates: list[str]) -> str:
+    return _fill(rnd.choice(templates), rnd, pid=pid, tid=rnd.choice(tids), d=rnd.randrange(8))
+
+
 def gen_benign(path: Path, size: int, rnd: random.Random) -> None:
-    _write_lines(path, size, lambda: _fill(rnd.choice(PLOG_BENIGN + LITERAL_ONLY), rnd))
+    pid, tids = rnd.randrange(1000, 99999), [rnd.randrange(1000, 99999) for _ in range(4)]
+    _write_lines(path, size, lambda: _plog_line(rnd, pid, tids, PLOG_BENIGN + LITERAL_ONLY))
 
 
 def gen_plog_dir(root: Path, size: int, rnd: random.Random, files: int) -> None:
@@ -201,8 +207,9 @@ def gen_plog_dir(root: Path, size: int, rnd: random.Random, files: int) -> None:
     for i in range(files):
         sub = root / ("plog" if i % 2 == 0 else f"device-{i % 8}")
         sub.mkdir(parents=True, exist_ok=True)
-        _write_lines(sub / f"plog-{1000 + i}_20250820100000{i:03d}.log", per,
-                     lambda: _fill(rnd.choice(PLOG_BENIGN if rnd.random() < 0.4 else PLOG_INFO), rnd))
+        pid, tids = rnd.randrange(1000, 99999), [rnd.randrange(1000, 99999) for _ in range(3)]
+        _write_lines(sub / f"plog-{pid}_20250820100000{i:03d}.log", per,
+                     lambda: _plog_line(rnd, pid, tids, PLOG_BENIGN if rnd.random() < 0.4 else PLOG_INFO))
 
 
 KINDS = ("noise", "serve", "bars", "long", "benign", "plog-dir")

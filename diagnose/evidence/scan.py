@@ -99,13 +99,29 @@ class Scanner:
         return self._specific
 
     # -- public --------------------------------------------------------------------------------
-    def scan(self, sources: Iterable[Source], evidence: Evidence | None = None) -> Evidence:
+    def scan(self, sources: Iterable[Source], evidence: Evidence | None = None, jobs: int = 1) -> Evidence:
+        """Read ``sources`` in order into Evidence; with ``jobs`` > 1, many regular files are read by that
+        many processes (parallel.py), with the same result."""
         ev = evidence or Evidence()
         state = _State(ev)
-        with Reader() as rd:
-            for src in sources:
-                ev.inputs.append(src.name)
-                self._scan_source(src, state, rd)
+        if jobs > 1:
+            from . import parallel
+
+            items, after = parallel.plan(sources, ev)
+            if parallel.worth_it(items, jobs):
+                parallel.scan(self, items, state, jobs)
+            else:
+                with Reader() as rd:
+                    for pre, src in items:
+                        ev.notes.extend(pre)
+                        ev.inputs.append(src.name)
+                        self._scan_source(src, state, rd)
+            ev.notes.extend(after)
+        else:
+            with Reader() as rd:
+                for src in sources:
+                    ev.inputs.append(src.name)
+                    self._scan_source(src, state, rd)
         ev.lines = list(state.lines.values())
         ev.lines.sort(key=lambda ln: ln.order)
         ev.codes = list(state.codes.values())
@@ -152,9 +168,7 @@ class Scanner:
             ev.notes.append(InputNote(src.name, "info",
                                       f"{rd.cut_lines} line(s) longer than {reader_mod.MAX_LINE >> 20} MiB were cut"))
         if head:
-            text = b"".join(head).decode("utf-8", "replace")
-            st.head_used += len(text)
-            st.heads.append((src.name, text))
+            st.add_head(src.name, b"".join(head))
 
     def _scan_block(self, buf: bytearray, end: int, name: str, lineno: int, st: "_State",
                     pf: Prefilter, matches: list[tuple[int, int, int]]) -> int:
@@ -295,9 +309,13 @@ class Scanner:
             for ck in codes:
                 if ck in st.codes:
                     st.codes[ck].count += 1
+            if st.code_seen is not None:
+                st.see_codes(codes)
             return
         if len(st.lines) >= MAX_DISTINCT and not (kinds & {SIGNATURE, CODE}):
             return
+        if st.code_seen is not None:
+            st.see_codes(codes)
         st.order += 1
         ln = EvidenceLine(source=name, line=lineno, text=cleaned[:MAX_KEEP], raw=raw, order=st.order, time=time,
                           kinds=kinds, codes=codes, signatures=sig_hits)
@@ -319,15 +337,35 @@ def is_error_line(cleaned: str) -> bool:
 
 
 class _State:
-    def __init__(self, ev: Evidence):
+    """What a scan carries from line to line and from input to input."""
+
+    def __init__(self, ev: Evidence, partial: bool = False):
         self.ev = ev
-        self.lines: dict[str, EvidenceLine] = {}
+        self.lines: dict[str, EvidenceLine] = {}          # dedupe key -> kept line
         self.codes: dict[tuple[str, str], CodeHit] = {}
         self.order = 0
         self.head_used = 0
         self.heads: list[tuple[str, str]] = []
         self.last_time: dict[str, str] = {}
         self.generic_off = False
+        # scanning one file for parallel.py: heads kept as bytes (the budget is the merge's), and every
+        # kept occurrence of each code counted
+        self.partial = partial
+        self.raw_heads: list[tuple[str, bytes]] = []
+        self.code_seen: dict[tuple[str, str], int] | None = {} if partial else None
+
+    def add_head(self, name: str, data: bytes) -> None:
+        if self.partial:
+            self.raw_heads.append((name, data))
+            return
+        text = data.decode("utf-8", "replace")
+        self.head_used += len(text)
+        self.heads.append((name, text))
+
+    def see_codes(self, codes: list[tuple[str, str]]) -> None:
+        assert self.code_seen is not None
+        for ck in codes:
+            self.code_seen[ck] = self.code_seen.get(ck, 0) + 1
 
 
 def report_title(heads: list[tuple[str, str]]) -> str:
