@@ -282,11 +282,12 @@ class Scanner:
 
     @staticmethod
     def _cannot_be_error(raw_b: bytes) -> bool:
-        """True when ERROR_LINE cannot match the cleaned line, decided on the bytes: cleaning an ASCII line
-        without ANSI colours, a progress bar or a plog header only cuts text off, so a match in the cleaned
-        line is a match in the line as read."""
-        return (raw_b.isascii() and b"\x1b" not in raw_b and not (b"%" in raw_b and b"|" in raw_b)
-                and not PLOG_LEVEL.search(raw_b) and not ERROR_LINE_BYTES.search(raw_b))
+        """True when ERROR_LINE cannot match the cleaned line, decided on the bytes: the line is cleaned from
+        its first MAX_KEEP characters, and cleaning ASCII text without ANSI colours, a progress bar or a plog
+        level header only cuts text off, so a match in the cleaned line is a match in those bytes."""
+        head = raw_b[:MAX_KEEP]
+        return (head.isascii() and b"\x1b" not in head and not (b"%" in head and b"|" in head)
+                and not PLOG_LEVEL.search(head) and not ERROR_LINE_BYTES.search(head))
 
     @staticmethod
     def _keep(st: "_State", name: str, lineno: int, raw: str, cleaned: str, kinds: set[str],
