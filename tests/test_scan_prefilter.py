@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_doctor.diagnose.evidence import CODE, ERROR, SIGNATURE, SignaturePattern, read_evidence
+from ascend_doctor.diagnose.evidence import reader as reader_mod
 from ascend_doctor.diagnose.evidence import scan as scan_mod
 from ascend_doctor.diagnose.evidence.prefilter import Prefilter
 
@@ -30,13 +31,15 @@ def brute(block: bytes, triggers: list[bytes]) -> dict[int, set[bytes]]:
                                  b"x", "失败".encode(), "失".encode()]), max_size=60))
 def test_lines_are_exactly_the_lines_holding_each_trigger(parts):
     block = b"".join(parts)
-    assert Prefilter(TRIGGERS).lines(block) == brute(block, TRIGGERS)
+    assert Prefilter(TRIGGERS).lines_apart(block, None, frozenset()) == (brute(block, TRIGGERS), [])
 
 
-def test_present_and_no_triggers():
+def test_lines_apart_and_no_triggers():
     block = b"INFO all good\n" * 1000 + b"x error code is 561000\n"
-    assert Prefilter(TRIGGERS).present(block) == [b"rror", b"error code is", b"or c", b"is 5"]
-    assert Prefilter([]).lines(block) == {} and Prefilter([b""]).present(block) == []
+    lines, apart = Prefilter(TRIGGERS).lines_apart(block, None, frozenset([3]))   # "is 5" set apart
+    assert lines == {14000: {b"rror", b"error code is", b"or c"}} and apart == [14000 + 13]
+    assert Prefilter([]).lines_apart(block, None, frozenset()) == ({}, [])
+    assert Prefilter([b""]).lines_apart(block, None, frozenset()) == ({}, [])
 
 
 def _log(n_noise: int) -> tuple[str, dict[int, str]]:
@@ -54,9 +57,9 @@ def test_line_numbers_survive_tiny_blocks(tmp_path, monkeypatch):
     text, errs = _log(1500)
     path = tmp_path / "x.log"
     path.write_text(text)
-    sig = SignaturePattern(0, "dcmi module initialize failed", re.compile(r"dcmi module initialize failed\. ret is -80\d\d"))
+    sig = SignaturePattern("dcmi#1", "dcmi module initialize failed", re.compile(r"dcmi module initialize failed\. ret is -80\d\d"))
     want = {ln.line: ln.kinds for ln in read_evidence([str(path)], signatures=[sig]).lines}
-    monkeypatch.setattr(scan_mod, "BLOCK", 97)       # blocks end mid-line: the carry must keep counting right
+    monkeypatch.setattr(reader_mod, "BLOCK", 97)       # blocks end mid-line: the carry must keep counting right
     got = read_evidence([str(path)], signatures=[sig])
     assert {ln.line: ln.kinds for ln in got.lines} == want
     assert set(want) == set(errs)
@@ -70,9 +73,9 @@ def test_error_words_switched_off_keep_signatures_and_codes(tmp_path, monkeypatc
     lines.append("RuntimeError: a different boom after the switch")
     path = tmp_path / "many.log"
     path.write_text("\n".join(lines) + "\n")
-    sig = SignaturePattern(0, "dcmi module initialize failed", re.compile(r"dcmi module initialize failed"))
+    sig = SignaturePattern("dcmi#1", "dcmi module initialize failed", re.compile(r"dcmi module initialize failed"))
     monkeypatch.setattr(scan_mod, "MAX_GENERIC_HITS", 50)
-    monkeypatch.setattr(scan_mod, "BLOCK", 4096)
+    monkeypatch.setattr(reader_mod, "BLOCK", 4096)
     ev = read_evidence([str(path)], signatures=[sig])
     by_line = {ln.line: ln for ln in ev.lines}
     assert SIGNATURE in by_line[301].kinds and ("dcmi", "-8005") in by_line[301].codes
@@ -96,12 +99,12 @@ def test_code_prefixes_keep_exactly_the_code_lines(lines, block):
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "c.log"
         path.write_text("\n".join(lines))            # no final newline: the last line ends the input
-        old = scan_mod.BLOCK
+        old = reader_mod.BLOCK
         try:
-            scan_mod.BLOCK = block
+            reader_mod.BLOCK = block
             ev = read_evidence([str(path)])
         finally:
-            scan_mod.BLOCK = old
+            reader_mod.BLOCK = old
     first = {}
     for i, ln in enumerate(lines, start=1):
         first.setdefault(ln, i)
@@ -122,5 +125,5 @@ def test_signature_regexes_compile_on_first_hit_and_broken_ones_never_match():
     ev = read_evidence([], text="x\ndispatch failed, code 561000\nbad regex here too\n", signatures=sigs.patterns)
     hit, idle, broken = sigs.patterns
     assert not isinstance(hit._regex, str) and isinstance(idle._regex, str)   # only what a line asked for
-    assert [ln.signatures for ln in ev.lines if ln.signatures] == [[hit.index]]  # the broken one never matches
+    assert [ln.signatures for ln in ev.lines if ln.signatures] == [["p-hit#1"]]  # the broken one never matches
     assert sigs.broken == ["p-broken: missing ), unterminated subpattern at position 15"]

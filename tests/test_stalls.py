@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 import json
+from unittest.mock import patch
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ascend_doctor.diagnose.evidence import read_evidence
+from ascend_doctor.diagnose.evidence import reader as reader_mod
+from ascend_doctor.diagnose.evidence import stalls as stalls_mod
 from ascend_doctor.diagnose.evidence.stalls import StallTracker, parse_updates
 
 from .conftest import FIXTURES
@@ -217,3 +222,43 @@ def test_block_of_one_bar_and_lookalikes(tmp_path):
     done_then_stuck = many + [bar(100, 100, 100) + "  " + bar(7, 1, 13, "Capturing graphs")]
     st = stalls_of(tmp_path, "\n".join(done_then_stuck) + "\r\n", "e.log")
     assert st == []        # the line's first bar (100%) is its update: the weights bar completed
+
+
+LINES = [
+    "Loading safetensors checkpoint shards: {p:3d}% Completed | {d}/64 [00:{d:02d}<?, ?it/s]",
+    "(VllmWorker rank={r} pid=35{r}) Loading safetensors checkpoint shards: {p:3d}% Completed | {d}/64 [00:01<00:02, 1s/it]",
+    "[rank{r}]:Processing prompts: {p}%|{b}| {d}/64 [00:01<00:02, 3.1it/s]",
+    "Epoch {r}: {p}%|{b}| {d}/{t} [00:01<00:02]",
+    # not updates: no "[" after the fraction, or a percentage alone
+    "(VllmWorker rank={r} pid=35{r}) INFO 08-20 10:00:0{r} [model_runner.py:{d}] Loading safetensors checkpoint shards: {p}% Completed | {d}/64",
+    "GPU KV cache usage: {p}%, Prefix cache hit rate: 41.7%",
+    # carriage-return captures, two bars in one line, CRLF, colours, a plain log line
+    "Capturing graphs: {p}%|{b}| {d}/64 [00:01<00:00]\rCapturing graphs: {q}%|{b}| {e}/64 [00:01<00:00]",
+    "Loading safetensors checkpoint shards: {p}% Completed | {d}/64 [00:01<?]  Epoch {r}: {q}%|{b}| {e}/64 [00:01]",
+    "Loading safetensors checkpoint shards: {p}% Completed | {d}/64 [00:01<?]\r",
+    "\x1b[32mEpoch {r}: {p}%|{b}| {d}/64 [00:01<00:02]\x1b[0m",
+    "INFO 08-20 10:00:01 [core.py:1] step {d} ok",
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(LINES) - 1), st.integers(0, 3), st.integers(0, 64), st.integers(0, 64)),
+                min_size=1, max_size=120),
+       st.sampled_from([64, 500, 4 << 20]))
+def test_bar_lines_of_a_block_give_the_stalls_of_every_line(tmp_path_factory, rows, block):
+    """The block path (the last line of each bar, CR lines whole, lines that are not updates counted and
+    left out) finds the same stalls as handing every progress line to the tracker, whatever the mix and
+    wherever the blocks end."""
+    text = "\n".join(LINES[i].format(r=r, p=d * 100 // 64, d=d, q=e * 100 // 64, e=e, t=64 + r, b="#" * (d // 7))
+                     for i, r, d, e in rows) + "\n"
+    path = tmp_path_factory.mktemp("bars") / "bars.log"
+    path.write_text(text)
+    old = reader_mod.BLOCK
+    try:
+        reader_mod.BLOCK = block
+        fast = read_evidence([str(path)]).stalls
+        with patch.object(stalls_mod.BarLines, "MAX_BARS", 0):       # every progress line handed on
+            every = read_evidence([str(path)]).stalls
+    finally:
+        reader_mod.BLOCK = old
+    assert fast == every

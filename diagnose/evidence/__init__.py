@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from .model import CAUSE, CODE, ERROR, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote
-from .scan import Scanner, SignaturePattern, prose_lines, report_title
+from .model import CAUSE, CODE, ERROR, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote, SignaturePattern
+from .scan import Scanner, prose_lines, report_title
 from .sources import Source, expand, text_source
 
 __all__ = ["read_evidence", "Evidence", "EvidenceLine", "CodeHit", "InputNote", "SignaturePattern", "Scanner",
@@ -19,7 +19,10 @@ __all__ = ["read_evidence", "Evidence", "EvidenceLine", "CodeHit", "InputNote", 
 
 
 def read_evidence(paths: Iterable[str] = (), text: str | None = None,
-                  signatures: Iterable[SignaturePattern] = ()) -> Evidence:
+                  signatures: Iterable[SignaturePattern] = (), jobs: int | None = None) -> Evidence:
+    """``jobs``: processes reading many files at once (None: one per available CPU, up to 16; 1: this
+    process only); the Evidence is the same whatever the number."""
+    from .parallel import default_jobs
     from .textfacts import facts_from_text
 
     ev = Evidence()
@@ -35,7 +38,7 @@ def read_evidence(paths: Iterable[str] = (), text: str | None = None,
         yield from sources
         yield from expand(list(paths), ev.notes, words)
 
-    scanner.scan(all_sources(), ev)
+    scanner.scan(all_sources(), ev, jobs=default_jobs() if jobs is None else jobs)
     seen: set[str] = set()
     for name, head in ev.heads:
         for f in facts_from_text(name, head):

@@ -8,6 +8,7 @@ messages about inputs that could not be read (binary, empty, missing).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,35 @@ CODE = "code"
 ERROR = "error"
 CAUSE = "cause"          # CANN "Possible Cause" / "Solution" text
 PROSE = "prose"          # a sentence written by a person (issue text), used for symptom phrases
+
+
+class SignaturePattern:
+    """What the scanner needs of a KB signature: a stable ``id`` (the matcher's name for it, reported back
+    in ``EvidenceLine.signatures``), the literal and the regex (a compiled pattern, or its source compiled
+    on first use; None: the literal itself). A source that does not compile is kept in ``error`` and
+    never matches."""
+    __slots__ = ("id", "literal", "_regex", "error")
+
+    def __init__(self, id: str, literal: str, regex: "re.Pattern[str] | str | None" = None):
+        self.id = id
+        self.literal = literal
+        self._regex = regex if regex is not None else re.escape(literal)
+        self.error = ""
+
+    @property
+    def regex(self) -> "re.Pattern[str] | None":
+        rx = self._regex
+        if isinstance(rx, str):
+            try:
+                rx = re.compile(rx)
+            except re.error as exc:
+                self.error = str(exc)
+                rx = None
+            self._regex = rx
+        return rx
+
+    def __repr__(self) -> str:
+        return f"SignaturePattern({self.id!r}, {self.literal!r})"
 
 
 @dataclass
@@ -29,7 +59,7 @@ class EvidenceLine:
     time: str = ""                   # timestamp found on the line, normalised (sortable) or ""
     kinds: set[str] = field(default_factory=set)
     codes: list[tuple[str, str]] = field(default_factory=list)    # (family, code)
-    signatures: list[int] = field(default_factory=list)           # indices into the matcher's signature list
+    signatures: list[str] = field(default_factory=list)           # ids of the signatures that matched (SignaturePattern.id)
     count: int = 1
     ranks: set[str] = field(default_factory=set)
 
@@ -70,13 +100,6 @@ class Evidence:
     stalls: list[Any] = field(default_factory=list)           # stalls.Stall: progress bars left below 100%
     bytes_read: int = 0
     lines_read: int = 0
-
-    @property
-    def empty(self) -> bool:
-        return self.lines_read == 0
-
-    def lines_of(self, kind: str) -> list[EvidenceLine]:
-        return [ln for ln in self.lines if kind in ln.kinds]
 
     def first_errors(self, limit: int = 5) -> list[EvidenceLine]:
         """The earliest error lines (by timestamp when the lines carry one, else by reading order)."""

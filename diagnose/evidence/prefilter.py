@@ -7,16 +7,10 @@ searched once with overlapping matches, so every occurrence of every trigger is 
 short one inside a longer one (``rror`` inside ``error code is 561003``). The answer is exact: a line
 is reported with exactly the triggers that occur in it.
 
-The block may be a ``bytearray`` searched only up to ``end`` (the scanner reads into one reusable
-buffer and hands over the part that ends on a line boundary): nothing is copied, the automaton reads
-the buffer through a ``memoryview`` and releases the GIL while it runs (the scanner searches the next
-block in a helper thread with :meth:`Prefilter.matches` and groups the answer with ``lines_apart``).
-
-Measured (bench/scan.py, 2 vCPU): the DFA runs at ~580 MB/s over the bench noise with ~160 or
-~520 patterns alike. Splitting the triggers into automata of <= 64 leftmost-first patterns lets the
-crate use its SIMD searcher (Teddy, ~1.9 GB/s each), but the triggers need two of them (about 100
-patterns once those holding a shorter trigger are dropped) and the code prefixes several more, so one
-DFA pass stays the cheaper whole.
+The block may be a ``bytearray`` searched only up to ``end`` (the reader fills reusable buffers):
+nothing is copied, the automaton reads the buffer through a ``memoryview`` and releases the GIL while
+it runs (the reader runs :meth:`Prefilter.matches` in a helper thread; the scanner groups the answer
+into lines with :meth:`Prefilter.lines_apart`).
 """
 from __future__ import annotations
 
@@ -47,29 +41,13 @@ class Prefilter:
         with memoryview(block) as mv, mv[:end] as hay:
             return self._ac.find_matches_as_indexes(hay, overlapping=True)
 
-    def present(self, block: Buffer, end: int | None = None) -> list[bytes]:
-        """The distinct triggers that occur in ``block[:end]``, in the order they were given."""
-        if self._ac is None:
-            return []
-        found = {i for i, _s, _e in self._matches(block, end)}
-        return [self.triggers[i] for i in sorted(found)]
-
-    def lines(self, block: Buffer, end: int | None = None) -> dict[int, set[bytes]]:
-        """Start offset of each line of ``block[:end]`` that holds a trigger -> the triggers it holds.
-
-        A line is the span between two newlines; a trigger belongs to the line where it starts.
-        """
-        if self._ac is None:
-            return {}
-        if end is None or end > len(block):
-            end = len(block)
-        return self._group(block, end, self._matches(block, end))
-
     def lines_apart(self, block: Buffer, end: int | None, apart: frozenset[int],
                     matches: list[tuple[int, int, int]] | None = None, drop: frozenset[int] = frozenset()
                     ) -> tuple[dict[int, set[bytes]], list[int]]:
-        """Like :meth:`lines`, but the triggers whose index is in ``apart`` are not grouped into lines:
-        their start offsets come back as a sorted list (the caller deals with them per block).
+        """Start offset of each line of ``block[:end]`` that holds a trigger -> the triggers it holds (a line
+        is the span between two newlines; a trigger belongs to the line where it starts), except the
+        triggers whose index is in ``apart``: their start offsets come back as a sorted list (the caller
+        deals with them per block).
 
         ``matches``: the answer of :meth:`matches` for the same block when already known; the
         triggers whose index is in ``drop`` are then left out (as if they were not in the automaton)."""

@@ -33,6 +33,13 @@ class Source:
     name: str                                # shown to the user (path, "<stdin>", "<text>")
     open: Callable[[], BinaryIO]             # a fresh binary stream (decompressed if gzip)
     compressed: bool = False
+    path: str = ""                           # a regular file (another process may open it: parallel.py)
+    size: int = 0                            # its size on disk
+
+
+def file_source(path: str, name: str) -> Source:
+    """A regular file (gzip or not) as a Source."""
+    return _file_source(Path(path), name)
 
 
 def _is_gzip(path: Path) -> bool:
@@ -44,9 +51,13 @@ def _is_gzip(path: Path) -> bool:
 
 
 def _file_source(path: Path, name: str) -> Source:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0
     if _is_gzip(path):
-        return Source(name, lambda: decoded(gzip.open(path, "rb")), compressed=True)
-    return Source(name, lambda: decoded(open(path, "rb")))
+        return Source(name, lambda: decoded(gzip.open(path, "rb")), compressed=True, path=str(path), size=size)
+    return Source(name, lambda: decoded(open(path, "rb")), path=str(path), size=size)
 
 
 def _gunzipped(buf):

@@ -148,10 +148,10 @@ class Matcher:
         for ln in ev.lines:
             if SIGNATURE not in ln.kinds:
                 continue
-            for idx in ln.signatures:
-                pid = self.compiled.problem_of[idx]
-                add(pid, Support("signature", ln.source, ln.line, ln.text, self.compiled.weight_of[idx],
-                                 detail=f"matches the KB signature '{self.compiled.patterns[idx].literal}'", count=ln.count, ranks=sorted(ln.ranks), time=ln.time,
+            for sid in ln.signatures:
+                pid = self.compiled.problem_of[sid]
+                add(pid, Support("signature", ln.source, ln.line, ln.text, self.compiled.weight_of[sid],
+                                 detail=f"matches the KB signature '{self.compiled.literal_of[sid]}'", count=ln.count, ranks=sorted(ln.ranks), time=ln.time,
                                  order=ln.order))
         # progress bars left below 100% whose description a problem lists in ``stalls``
         for st in ev.stalls:
