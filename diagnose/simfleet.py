@@ -49,7 +49,6 @@ from ascend_doctor.kb.language.facts import FactSet
 from ascend_doctor.kb.toml import tomllib
 from ascend_doctor.rules.nodeset import NodeSetError, expand
 
-from .parsers.cluster import sha256  # noqa: F401  (re-exported for the tests)
 from .snapshot import Snapshot
 from .system import PROFILES_DIR, ProfileError, ReplaySystem, SimulatedSystem, call_key, command_key
 

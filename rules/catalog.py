@@ -212,16 +212,22 @@ def parse_rules(data: dict[str, Any], file: str, groups: Iterable[str]) -> tuple
 
 def check_rules(directory: Path = BUILTIN_DIR) -> tuple[list[Rule], list[str]]:
     """All rules of a directory and every problem (unique ids and slugs included)."""
-    gids = [g.id for g in load_groups()]
-    rules: list[Rule] = []
+    return read_catalogue(rule_files(directory), parse_rules, [g.id for g in load_groups()])
+
+
+def read_catalogue(paths, parse, gids: list[str]) -> tuple[list, list[str]]:
+    """Rules of ``paths`` read by ``parse(data, file name, group ids)`` (node rules or fleet rules, each
+    with their own groups), with every problem of the files and ids or slugs used twice, in group then
+    id order."""
+    rules: list = []
     issues: list[str] = []
-    for path in rule_files(directory):
+    for path in paths:
         try:
             data = _load_toml(path)
         except (OSError, tomllib.TOMLDecodeError) as exc:
             issues.append(f"{path.name}: {exc}")
             continue
-        got, errs = parse_rules(data, path.name, gids)
+        got, errs = parse(data, path.name, gids)
         rules += got
         issues += errs
     seen: dict[str, str] = {}

@@ -34,7 +34,7 @@ from ascend_doctor.kb.language.conditions.fleet import facts_used as aggregate_f
 from ascend_doctor.kb.language.conditions.fleet import validate_aggregate
 from ascend_doctor.kb.toml import tomllib
 
-from .catalog import ID_RE, LANGS, PLACEHOLDER_RE, SEVERITIES, SLUG_RE, Group, RuleError, _texts
+from .catalog import ID_RE, LANGS, PLACEHOLDER_RE, SEVERITIES, SLUG_RE, Group, RuleError, _texts, read_catalogue
 
 FLEET_DIR = Path(__file__).with_name("fleet")
 GROUPS_FILE = FLEET_DIR / "groups.toml"
@@ -141,28 +141,8 @@ def parse_rules(data: dict[str, Any], file: str, groups: Iterable[str]) -> tuple
 
 
 def check_rules(directory: Path = FLEET_DIR) -> tuple[list[FleetRule], list[str]]:
-    gids = [g.id for g in load_groups()]
-    rules: list[FleetRule] = []
-    issues: list[str] = []
-    for path in sorted(p for p in directory.glob("*.toml") if p.name != GROUPS_FILE.name):
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            issues.append(f"{path.name}: {exc}")
-            continue
-        got, errs = parse_rules(data, path.name, gids)
-        rules += got
-        issues += errs
-    seen: dict[str, str] = {}
-    for r in rules:
-        for k in (r.id, r.slug):
-            if k in seen:
-                issues.append(f"{r.file}: rule {r.id}: {k} already used in {seen[k]}")
-            seen[k] = r.file
-    order = {g: i for i, g in enumerate(gids)}
-    rules.sort(key=lambda r: (order.get(r.group, 99), r.id))
-    return rules, issues
+    files = sorted(p for p in directory.glob("*.toml") if p.name != GROUPS_FILE.name)
+    return read_catalogue(files, parse_rules, [g.id for g in load_groups()])
 
 
 @lru_cache(maxsize=1)

@@ -248,3 +248,15 @@ def test_a_machine_without_ascend_says_so():
 def test_the_header_names_an_a3_by_its_soc(cli):
     r = cli("check", "--sim", "healthy-a3-host")
     assert "NPU Ascend910_9391" in r.out.replace("\n", " ")
+
+
+def test_one_output_file_under_two_spellings_is_refused(tmp_path, monkeypatch):
+    """-o report --json ../dir/report name one file: refused before anything is written, not overwritten
+    by the second format."""
+    from ascend_doctor.diagnose.cli.main import main
+
+    d = tmp_path / "dir"
+    d.mkdir()
+    monkeypatch.chdir(d)
+    assert main(["check", "--sim", "no-driver", "-o", "report", "--json", "../dir/report"]) == 2
+    assert not (d / "report").exists()

@@ -46,43 +46,20 @@ def _spinner(lang: str):
     return Console(stderr=True).status(text, spinner="dots")
 
 
-def _write(path: str, text: str) -> None:
-    from ...files import write_error, write_file
-    from ...services.errors import InputError
-
-    try:
-        write_file(path, text)
-    except OSError as exc:
-        raise InputError(write_error(path, exc)) from exc
-
-
 def run(args) -> int:
-    import sys
-
-    from ...render.registry import render
     from ...services.check import check, rule_words, select
-    from ...services.errors import UsageError
     from ..machine import machine_spec
     from ..options import lang_of
+    from ..output import check_output_files, emit
 
     lang = lang_of(args)
     only, skip = rule_words(args.only), rule_words(args.skip)
     select(only, skip)                     # bad --only / --skip before anything else
-    outputs = [p for p in (args.output, args.json, args.junit, args.markdown) if p]
-    if len(set(outputs)) != len(outputs):
-        raise UsageError("each output file may be given only once")
+    check_output_files((args.output, args.json, args.junit, args.markdown))
     machine = machine_spec(args)
     with _spinner(lang):
         report = check(machine, only=only, skip=skip, fail_on=args.fail_on, lang=lang, kb_path=args.kb)
 
-    main_text = render("check", report, args.format, verbose=args.verbose,
-                       color=args.format == "text" and not args.output and sys.stdout.isatty())
-    for path, fmt in ((args.json, "json"), (args.junit, "junit"), (args.markdown, "markdown")):
-        if path:
-            _write(path, render("check", report, fmt))
-    if args.output:
-        _write(args.output, main_text)
-    else:
-        sys.stdout.write(main_text)
-        sys.stdout.flush()
+    emit("check", report, args.format, args.output,
+         {"json": args.json, "junit": args.junit, "markdown": args.markdown}, verbose=args.verbose)
     return report.exit_code

@@ -45,32 +45,18 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    import sys
-
-    from ...render.registry import render
     from ...services.check import rule_words
-    from ...services.errors import UsageError
     from ...services.fleet import fleet_check
     from ..options import lang_of
-    from .check import _write
+    from ..output import check_output_files, emit
 
     lang = lang_of(args)
-    outputs = [p for p in (args.output, args.json, args.junit, args.markdown, args.prometheus) if p]
-    if len(set(outputs)) != len(outputs):
-        raise UsageError("each output file may be given only once")
+    check_output_files((args.output, args.json, args.junit, args.markdown, args.prometheus))
     report = fleet_check(args.paths, sim=args.sim, expect_nodes=args.expect_nodes, baseline=args.baseline,
                          group_by=args.group_by, rank_table=args.rank_table, only=rule_words(args.only),
                          skip=rule_words(args.skip), per_node=not args.no_per_node, fail_on=args.fail_on, lang=lang,
                          kb_path=args.kb)
-    main_text = render("fleet", report, args.format, verbose=args.verbose,
-                       color=args.format == "text" and not args.output and sys.stdout.isatty())
-    for path, fmt in ((args.json, "json"), (args.junit, "junit"), (args.markdown, "markdown"),
-                      (args.prometheus, "prometheus")):
-        if path:
-            _write(path, render("fleet", report, fmt))
-    if args.output:
-        _write(args.output, main_text)
-    else:
-        sys.stdout.write(main_text)
-        sys.stdout.flush()
+    emit("fleet", report, args.format, args.output,
+         {"json": args.json, "junit": args.junit, "markdown": args.markdown, "prometheus": args.prometheus},
+         verbose=args.verbose)
     return report.exit_code
