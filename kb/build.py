@@ -6,8 +6,10 @@ renamed into place, so a reader never sees a half-written database; concurrent b
 on a lock file and the later ones find the database already fresh.
 
 What can go wrong around it never costs the user the knowledge base:
-- a corrupt or foreign file at the path (also damage in the middle, found by SQLite's quick_check)
-  is kept aside as ``NAME.bad-N`` and rebuilt;
+- a corrupt or foreign file in our own cache, or one of our databases damaged anywhere (also in the
+  middle, found by SQLite's quick_check), is kept aside as ``NAME.bad-N`` and rebuilt; a path the user
+  named (``--kb``, ``ASCEND_DOCTOR_KB``) that holds anything else (their own SQLite database, a typo'd
+  file) is refused and left as it is (ForeignFileRefused);
 - a user overlay that does not validate (bad TOML, a duplicate id, a regex that backtracks
   catastrophically) is left out with a warning, never the whole knowledge base;
 - when the default cache cannot be written (no home directory, a read-only home), the database is
@@ -45,7 +47,15 @@ class KnowledgeError(Exception):
 
 
 class ForeignDatabase(Exception):
-    """The file at the KB path is not an ascend-doctor knowledge base."""
+    """The file at the KB path is not an ascend-doctor knowledge base (``ours``: it is one, damaged)."""
+
+    def __init__(self, message: str, ours: bool = False):
+        super().__init__(message)
+        self.ours = ours
+
+
+class ForeignFileRefused(OSError):
+    """A path the user named (--kb, ASCEND_DOCTOR_KB) holds a file that is not ours: it is left alone."""
 
 
 def overlay_files(directory: Path | None = None) -> list[Path]:
@@ -75,18 +85,22 @@ def read_meta(db_path: Path) -> dict[str, str]:
     except sqlite3.Error as exc:
         raise ForeignDatabase(f"cannot open {db_path}: {exc}") from exc
     try:
-        rows = con.execute("SELECT key, value FROM kb_meta").fetchall()
+        try:
+            meta = dict(con.execute("SELECT key, value FROM kb_meta").fetchall())
+        except sqlite3.DatabaseError as exc:
+            raise ForeignDatabase(f"{db_path} is not an ascend-doctor knowledge base ({exc})") from exc
+        if meta.get("application") != APPLICATION:
+            raise ForeignDatabase(f"{db_path} is not an ascend-doctor knowledge base (no application marker)")
         # damage in the middle of the file leaves kb_meta readable: a few ms of quick_check find it
-        check = con.execute("PRAGMA quick_check(1)").fetchone()
+        try:
+            check = con.execute("PRAGMA quick_check(1)").fetchone()
+        except sqlite3.DatabaseError as exc:
+            check = (str(exc),)
         if not check or check[0] != "ok":
-            raise sqlite3.DatabaseError(f"the database is damaged: {check[0] if check else 'no answer'}")
-    except sqlite3.DatabaseError as exc:
-        raise ForeignDatabase(f"{db_path} is not an ascend-doctor knowledge base ({exc})") from exc
+            raise ForeignDatabase(f"{db_path} is a damaged ascend-doctor knowledge base "
+                                  f"({check[0] if check else 'no answer'})", ours=True)
     finally:
         con.close()
-    meta = dict(rows)
-    if meta.get("application") != APPLICATION:
-        raise ForeignDatabase(f"{db_path} is not an ascend-doctor knowledge base (no application marker)")
     return meta
 
 
@@ -238,7 +252,9 @@ def ensure_built(db_path: Path, knowledge_dir: Path = KNOWLEDGE_DIR, overlays: l
         return _build_in_fallback(OSError(f"{cache_base()} does not exist"), db_path, knowledge_dir, overlays,
                                   digest, warn, notice, force)
     try:
-        return _build_at(db_path, knowledge_dir, overlays, digest, warn, notice, force)
+        return _build_at(db_path, knowledge_dir, overlays, digest, warn, notice, force, owned=fallback)
+    except ForeignFileRefused:
+        raise
     except OSError as exc:
         if not fallback:
             raise
@@ -246,7 +262,16 @@ def ensure_built(db_path: Path, knowledge_dir: Path = KNOWLEDGE_DIR, overlays: l
 
 
 def _build_at(db_path: Path, knowledge_dir: Path, overlays: list[Path], digest: str, warn, notice,
-              force: bool) -> Path:
+              force: bool, owned: bool = True) -> Path:
+    """Build at ``db_path``. ``owned``: the path is our cache; a path the user named that holds a file
+    that is not ours (another program's database, any other file) is refused, never moved or replaced."""
+    if not owned and db_path.exists():
+        try:
+            read_meta(db_path)
+        except ForeignDatabase as exc:
+            if not exc.ours:
+                raise ForeignFileRefused(f"{exc}; it is left as it is: give --kb a new file name or one "
+                                         "ascend-doctor made") from exc
     db_path.parent.mkdir(parents=True, exist_ok=True)
     with _build_lock(db_path):
         if not force and _is_fresh(db_path, digest, warn=warn, move_bad=True):

@@ -83,13 +83,13 @@ def test_usage_errors_are_one_line_exit_2(cli_proc, argv):
     assert len(r.err.strip().splitlines()) == 1, r.err
 
 
-def test_corrupt_kb_path_is_reported_and_rebuilt(cli_proc, tmp_path):
-    db = tmp_path / "kb.sqlite"
+def test_a_kb_path_holding_another_file_is_refused_and_left_alone(cli_proc, tmp_path):
+    db = tmp_path / "notes.txt"
     db.write_text("garbage")
     r = cli_proc("explain", "561000", "--kb", str(db))
-    assert r.code == 0 and "Traceback" not in r.err
-    assert "not an ascend-doctor knowledge base" in r.err
-    assert "ACLNN_ERR_INNER" in r.out
+    assert r.code == 2 and "Traceback" not in r.err and len(r.err.strip().splitlines()) == 1
+    assert "not an ascend-doctor knowledge base" in r.err and "left as it is" in r.err
+    assert db.read_text() == "garbage" and not list(tmp_path.glob("notes.txt.bad-*"))
 
 
 def test_markup_in_user_input_is_not_interpreted(cli):

@@ -64,30 +64,53 @@ def test_queries_open_the_database_read_only(tmp_path, kdir):
 
 
 @pytest.mark.parametrize("content", [b"this is not a database at all\n" * 100, b""])
-def test_corrupt_file_is_kept_aside_and_rebuilt(tmp_path, kdir, content):
-    db = tmp_path / "kb.sqlite"
+def test_a_corrupt_cache_file_is_kept_aside_and_rebuilt(home, kdir, content, monkeypatch):
+    from ascend_doctor.kb.paths import default_db_path
+
+    monkeypatch.delenv("ASCEND_DOCTOR_KB", raising=False)
+    db = default_db_path()
+    db.parent.mkdir(parents=True)
     db.write_bytes(content)
     warnings = []
-    kb = KnowledgeBase(db, knowledge_dir=kdir, warn=warnings.append)
+    kb = KnowledgeBase(knowledge_dir=kdir, warn=warnings.append)
     assert kb.problem("weight-load-hang-kernel-hdk") is not None
     kb.close()
     assert len(warnings) == 1 and "not an ascend-doctor knowledge base" in warnings[0]
-    kept = list(tmp_path.glob("kb.sqlite.bad-*"))
-    assert len(kept) == 1 and kept[0].read_bytes() == content       # nothing of the user's is lost
+    kept = list(db.parent.glob("kb.sqlite.bad-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == content       # nothing is lost
 
 
-def test_foreign_sqlite_database_is_not_mistaken_for_ours(tmp_path, kdir):
+@pytest.mark.parametrize("content", [b"this is not a database at all\n" * 100, b"", None])
+def test_a_named_path_holding_a_file_that_is_not_ours_is_refused_and_left_alone(tmp_path, kdir, content):
+    """--kb pointing at the user's own SQLite database or any file (a typo): refused, the file untouched."""
+    from ascend_doctor.kb.build import ForeignFileRefused
+
     db = tmp_path / "kb.sqlite"
-    con = sqlite3.connect(db)
-    con.execute("CREATE TABLE notes (x TEXT)")
-    con.execute("INSERT INTO notes VALUES ('precious')")
-    con.commit()
-    con.close()
+    if content is None:                      # another program's SQLite database
+        con = sqlite3.connect(db)
+        con.execute("CREATE TABLE notes (x TEXT)")
+        con.execute("INSERT INTO notes VALUES ('precious')")
+        con.commit()
+        con.close()
+    else:
+        db.write_bytes(content)
+    before = db.read_bytes()
+    with pytest.raises(ForeignFileRefused, match="not an ascend-doctor knowledge base.*left as it is"):
+        KnowledgeBase(db, knowledge_dir=kdir)
+    with pytest.raises(ForeignFileRefused):
+        KnowledgeBase(db, knowledge_dir=kdir, force=True)
+    assert db.read_bytes() == before and not list(tmp_path.glob("kb.sqlite.bad-*"))
+
+
+def test_a_damaged_knowledge_base_of_ours_at_a_named_path_is_rebuilt(tmp_path, kdir):
+    db = tmp_path / "kb.sqlite"
+    KnowledgeBase(db, knowledge_dir=kdir).close()
+    data = bytearray(db.read_bytes())
+    data[len(data) // 2:len(data) // 2 + 4096] = b"\xff" * 4096   # damage in the middle: kb_meta still reads
+    db.write_bytes(bytes(data))
     warnings = []
     KnowledgeBase(db, knowledge_dir=kdir, warn=warnings.append).close()
-    assert warnings and "not an ascend-doctor knowledge base" in warnings[0]
-    kept = next(tmp_path.glob("kb.sqlite.bad-*"))
-    assert sqlite3.connect(kept).execute("SELECT x FROM notes").fetchone() == ("precious",)
+    assert warnings and "damaged" in warnings[0] and list(tmp_path.glob("kb.sqlite.bad-*"))
 
 
 def test_twenty_processes_on_an_empty_cache_all_succeed(tmp_path, kdir):

@@ -21,7 +21,7 @@ def open_kb(path: str | None = None, *, force: bool = False, warn: Callable[[str
             notice: Callable[[], None] = _notice):
     """The KnowledgeBase at ``path`` (default: $ASCEND_DOCTOR_KB or the user cache). Knowledge that does
     not validate is a DoctorError (an internal one when only the shipped files are at fault)."""
-    from ascend_doctor.kb.build import KnowledgeError
+    from ascend_doctor.kb.build import ForeignFileRefused, KnowledgeError
     from ascend_doctor.kb.query import KnowledgeBase
 
     try:
@@ -31,6 +31,8 @@ def open_kb(path: str | None = None, *, force: bool = False, warn: Callable[[str
         message = (f"the knowledge files do not validate ({len(exc.issues)} problem(s)), first: {exc.issues[0]}; "
                    "run 'ascend-doctor kb validate' for all")
         raise (DoctorError if user else InternalError)(message) from exc
+    except ForeignFileRefused as exc:
+        raise DoctorError(str(exc)) from exc
     except OSError as exc:
         from ascend_doctor.kb.paths import default_db_path
 
