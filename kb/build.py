@@ -32,7 +32,7 @@ from typing import Iterator
 from . import codes as codes_mod
 from .loader import Issue, knowledge_files, load
 from .model import Knowledge
-from .paths import KNOWLEDGE_DIR, cache_base, overlay_dir
+from .paths import KNOWLEDGE_DIR, cache_base, overlay_dir, site_overlay_dir
 from .dbmeta import APPLICATION, SCHEMA_VERSION
 from .text import Normalizer
 
@@ -59,8 +59,19 @@ class ForeignFileRefused(OSError):
 
 
 def overlay_files(directory: Path | None = None) -> list[Path]:
-    d = directory or overlay_dir()
-    return sorted(d.glob("*.toml")) if d.is_dir() else []
+    """The overlay knowledge files: those of ``directory``, or else the site's
+    (``/etc/ascend-doctor/knowledge.d``) and the user's (``kb add``); a user file of the same name as a
+    site file replaces it."""
+    if directory is not None:
+        return sorted(directory.glob("*.toml")) if directory.is_dir() else []
+    by_name: dict[str, Path] = {}
+    for d in (site_overlay_dir(), overlay_dir()):
+        try:
+            if d.is_dir():
+                by_name.update({p.name: p for p in d.glob("*.toml")})
+        except OSError:                      # an unreadable site directory is no knowledge, not an error
+            continue
+    return [by_name[n] for n in sorted(by_name)]
 
 
 def content_hash(knowledge_dir: Path = KNOWLEDGE_DIR, overlays: list[Path] | None = None) -> str:

@@ -9,6 +9,9 @@ KNOWLEDGE_DIR = Path(__file__).resolve().parent / "knowledge"
 
 ENV_KB = "ASCEND_DOCTOR_KB"
 ENV_DATA = "ASCEND_DOCTOR_DATA"
+ENV_SITE = "ASCEND_DOCTOR_SITE_KNOWLEDGE"
+#: where an administrator puts knowledge files for every user of a machine (or every node of a cluster)
+SITE_OVERLAY_DIR = "/etc/ascend-doctor/knowledge.d"
 
 
 def cache_base() -> Path:
@@ -36,6 +39,12 @@ def data_dir() -> Path:
 def overlay_dir() -> Path:
     """User overlay knowledge files (``kb add``, ``kb import-faultdiag``) are kept here."""
     return data_dir() / "overlay"
+
+
+def site_overlay_dir() -> Path:
+    """Site-wide overlay knowledge files (``$ASCEND_DOCTOR_SITE_KNOWLEDGE``, else
+    ``/etc/ascend-doctor/knowledge.d``): read, never written by ascend-doctor."""
+    return Path(os.environ.get(ENV_SITE) or SITE_OVERLAY_DIR)
 
 
 def default_db_path() -> Path:

@@ -23,7 +23,7 @@ MINI_KB = FIXTURES / "kb-mini"
 @pytest.fixture(scope="session")
 def session_dirs(tmp_path_factory):
     base = tmp_path_factory.mktemp("ascend-doctor-home")
-    dirs = {"cache": base / "cache", "data": base / "data"}
+    dirs = {"cache": base / "cache", "data": base / "data", "site": base / "site-knowledge"}
     # build the session's knowledge base before any test runs, so that no test's output depends on
     # whether it happened to be the one that built it (the build prints a one-time notice)
     from ascend_doctor.kb.query import KnowledgeBase
@@ -38,6 +38,8 @@ def _isolated_env(monkeypatch, session_dirs):
     monkeypatch.setenv("ASCEND_DOCTOR_DATA", str(session_dirs["data"]))
     monkeypatch.delenv("ASCEND_DOCTOR_KB", raising=False)
     monkeypatch.setenv("ASCEND_DOCTOR_LANG", "en")
+    # the machine's own /etc/ascend-doctor/knowledge.d never takes part in a test
+    monkeypatch.setenv("ASCEND_DOCTOR_SITE_KNOWLEDGE", str(session_dirs["site"]))
 
 
 @pytest.fixture

@@ -163,3 +163,22 @@ def test_add_accepts_a_valid_condition_and_it_is_evaluated(cli, home):
     good = _with_condition('{ fact = "env.MODEL_DIR", op = "matches", value = "^/mnt/nfs-models" }')
     r = cli("kb", "add", str(_write(home, "site.toml", good)))
     assert r.code == 0, r.out + r.err
+
+
+def test_site_overlays_are_read_for_every_user_and_a_user_file_replaces_one(cli, home, monkeypatch):
+    """An administrator's /etc/ascend-doctor/knowledge.d (ASCEND_DOCTOR_SITE_KNOWLEDGE) is part of the
+    knowledge of every user; a user overlay of the same name replaces it; it is never written."""
+    site = home / "site-knowledge"
+    site.mkdir()
+    (site / "site.toml").write_text(SITE_FILE, encoding="utf-8")
+    monkeypatch.setenv("ASCEND_DOCTOR_SITE_KNOWLEDGE", str(site))
+    r = cli("explain", "site-nfs-model-dir-slow")
+    assert r.code == 0 and "NFS" in r.out, r.out + r.err
+    r = cli("kb", "overlays")
+    assert "site.toml  (site)" in r.out and str(site) in r.out
+    mine = SITE_FILE.replace("Model directory on NFS makes loading crawl", "Our NFS model share is slow")
+    assert cli("kb", "add", str(_write(home, "site.toml", mine))).code == 0
+    r = cli("explain", "site-nfs-model-dir-slow")
+    assert r.code == 0 and "Our NFS model share is slow" in r.out
+    assert "site.toml  (user)" in cli("kb", "overlays").out
+    assert (site / "site.toml").read_text(encoding="utf-8") == SITE_FILE

@@ -212,12 +212,14 @@ def _remove(args) -> int:
 
 def _overlays(args) -> int:
     from ascend_doctor.kb.build import overlay_files
-    from ascend_doctor.kb.paths import overlay_dir
+    from ascend_doctor.kb.paths import overlay_dir, site_overlay_dir
 
     files = overlay_files()
     print(f"overlay directory: {overlay_dir()}")
+    print(f"site overlay directory: {site_overlay_dir()} (read only; a file of the same name above replaces it)")
     for f in files:
-        print(f"  {f.name}")
+        where = "site" if f.parent == site_overlay_dir() else "user"
+        print(f"  {f.name}  ({where})")
     if not files:
         print("  (none)")
     return 0
