@@ -167,8 +167,8 @@ class Matcher:
             code_summaries.append(CodeSummary(hit.family, hit.code, hit.count, hit.source, hit.line, hit.text,
                                               meaning, sorted(linked | ranged)))
             ln = self._line_of(ev, hit)
-            for pid, w, n in _code_weights(linked, ranged):
-                add(pid, Support("code", hit.source, hit.line, hit.text, w * (GENERIC_CODE_FACTOR if generic else 1),
+            for pid, w, n in _code_weights(linked, ranged, generic):
+                add(pid, Support("code", hit.source, hit.line, hit.text, w,
                                  detail=f"{hit.code} ({hit.family}) links {n} known problem(s)"
                                         + ("; a catch-all code: its message decides" if generic else ""),
                                  count=hit.count, time=ln.time if ln else "", order=hit.order))
@@ -199,8 +199,8 @@ class Matcher:
                 if (c.family, c.code) in seen_codes:
                     continue
                 seen_codes.add((c.family, c.code))
-                linked, ranged, _meaning = self._code_links(c.family, c.code)
-                for pid, w, n in _code_weights(linked, ranged):
+                linked, ranged, _meaning, generic = self._code_entry(c.family, c.code)
+                for pid, w, n in _code_weights(linked, ranged, generic):
                     add(pid, Support("code", "<text>", 0, ident.upper(), w,
                                      detail=f"{ident.upper()} is {c.code} ({c.family}), which links {n} known problem(s)"))
         for ident in sorted(idents):
@@ -273,10 +273,6 @@ class Matcher:
             if ln.source == hit.source and ln.line == hit.line:
                 return ln
         return None
-
-    def _code_links(self, family: str, code: str) -> tuple[set[str], set[str], dict[str, str]]:
-        exact, ranged, meaning, _generic = self._code_entry(family, code)
-        return exact, ranged, meaning
 
     def _code_entry(self, family: str, code: str) -> tuple[set[str], set[str], dict[str, str], bool]:
         """(problems the code links, problems only a code range links, its meaning, whether it is generic)."""
@@ -389,12 +385,15 @@ def _grams(text: str) -> set[str]:
     return {a + b for a, b in zip(toks, toks[1:])} | {t for t in toks if len(t) > 2}
 
 
-def _code_weights(linked: set[str], ranged: set[str]) -> list[tuple[str, float, int]]:
-    """(problem id, weight, problems linked) for a code: CODE_WEIGHT / sqrt(problems it links), half of
-    it for a problem reached only through a code range (561xxx)."""
+def _code_weights(linked: set[str], ranged: set[str], generic: bool = False) -> list[tuple[str, float, int]]:
+    """(problem id, weight, problems linked) for a code, found or named symbolically: CODE_WEIGHT /
+    sqrt(problems it links), half of it for a problem reached only through a code range (561xxx), and
+    GENERIC_CODE_FACTOR of it for a catch-all code."""
     n = len(linked) + len(ranged)
-    return [(pid, CODE_WEIGHT / math.sqrt(n) * (0.5 if pid in ranged and pid not in linked else 1.0), n)
-            for pid in sorted(linked | ranged)]
+    if not n:
+        return []
+    base = CODE_WEIGHT / math.sqrt(n) * (GENERIC_CODE_FACTOR if generic else 1.0)
+    return [(pid, base * (0.5 if pid in ranged and pid not in linked else 1.0), n) for pid in sorted(linked | ranged)]
 
 
 def _kind_rank(kind: str) -> int:
