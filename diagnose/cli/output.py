@@ -25,14 +25,16 @@ def write_to(path: str, text: str) -> None:
         raise InputError(write_error(path, exc)) from exc
 
 
-def emit(kind: str, report, fmt: str, output: str | None, also: dict[str, str | None], verbose: bool = False) -> None:
+def emit(kind: str, report, fmt: str, output: str | None = None, also: dict[str, str | None] | None = None,
+         verbose: bool = False, lang: str = "en") -> None:
     """``report`` (of ``kind`` in render/registry.py) as ``fmt`` to ``output`` or stdout (in colour on a
     terminal), and as each format of ``also`` (format -> path) to that file."""
-    main_text = render(kind, report, fmt, verbose=verbose,
+    main_text = render(kind, report, fmt, verbose=verbose, lang=lang,
                        color=fmt == "text" and not output and sys.stdout.isatty())
+    also = also or {}
     for other, path in also.items():
         if path:
-            write_to(path, render(kind, report, other))
+            write_to(path, render(kind, report, other, lang=lang))
     if output:
         write_to(output, main_text)
     else:

@@ -53,7 +53,7 @@ def print_problem(console, p, lang: str, titles: dict[str, str] | None = None, b
             console.print(f"[bold]{L('related')}:[/bold] {esc(rel)}")
         console.print(f"[bold]{L('sources')}:[/bold]")
         for s in p.sources:
-            console.print(f"  [dim]{esc(s)}[/dim]")
+            console.print(f"  [dim]{esc(s)}[/dim]", soft_wrap=True)
 
 
 def print_fixes(console, fixes: list[dict[str, Any]], lang: str, indent: str = "") -> None:
@@ -62,8 +62,8 @@ def print_fixes(console, fixes: list[dict[str, Any]], lang: str, indent: str = "
         for i, st in enumerate(fx["steps"], start=1):
             console.print(f"{indent}  {i}. {esc(st.get(lang) or st['en'])}")
             if st.get("command"):
-                for line in st["command"].splitlines():
-                    console.print(f"{indent}     [cyan]{esc(line)}[/cyan]")
+                for line in st["command"].splitlines():       # one line, ready to copy
+                    console.print(f"{indent}     [cyan]{esc(line)}[/cyan]", soft_wrap=True)
 
 
 def problem_markdown(p, lang: str, heading: int = 2) -> str:
@@ -119,7 +119,9 @@ def print_code(console, c, lang: str, titles: dict[str, str] | None = None, quer
         for pid in c.problems:
             title = (titles or {}).get(pid, "")
             console.print(f"  - {esc(pid)}" + (f"  {esc(title)}" if title else ""))
-    console.print(f"[bold]{L('sources')}:[/bold] " + esc(" ; ".join(c.sources)))
+    console.print(f"[bold]{L('sources')}:[/bold]")
+    for s in c.sources:
+        console.print(f"  [dim]{esc(s)}[/dim]", soft_wrap=True)
 
 
 def to_jsonable(obj: Any) -> Any:

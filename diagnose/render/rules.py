@@ -31,7 +31,7 @@ def print_rule(console, rule, lang: str, sources: list[str] = ()) -> None:
     if sources:
         console.print(f"[bold]{esc(L('sources'))}:[/bold]")
         for s in sources:
-            console.print(f"  [dim]{esc(s)}[/dim]")
+            console.print(f"  [dim]{esc(s)}[/dim]", soft_wrap=True)
     console.print(f"[dim]{esc(label('explain', lang).format(problem=rule.problem))}[/dim]")
 
 
@@ -49,3 +49,9 @@ def print_rule_list(console, rules, lang: str) -> None:
         sev = {"critical": "bold red", "error": "red", "warning": "yellow"}.get(r.severity, "")
         console.print(f"  {esc(r.id):<12} [{sev}]{esc(r.severity):<8}[/{sev}] {esc(t(r.title, lang))}  "
                       f"[dim]{esc(r.slug)} → {esc(r.problem)}[/dim]")
+
+
+def rules_json(rules) -> str:
+    from .console import dumps_json
+
+    return dumps_json({"rules": [r.to_dict() for r in rules]}, ensure_ascii=False, indent=2) + "\n"

@@ -1,10 +1,16 @@
-"""Opening the knowledge base for a service: built on first use and whenever the knowledge changed."""
+"""The knowledge base as a service: opening it (built on first use and whenever the knowledge changed),
+``explain`` (what a code, problem or rule id means) and ``search`` (problems and codes by words)."""
 from __future__ import annotations
 
+import re
 import sys
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from .errors import DoctorError, InternalError
+
+#: a rule id as ``explain`` takes it (AD-CONT-001); dotted slugs are rule ids too
+RULE_ID = re.compile(r"^AD-[A-Z]+-\d{3}$", re.IGNORECASE)
 
 
 def _warn(msg: str) -> None:
@@ -50,3 +56,49 @@ def compat_provider(path: str | None = None, warn: Callable[[str], None] = _warn
         warn(f"{exc}; rules that read compatibility matrices report ERROR")
         return None
     return kb.compat
+
+
+@dataclass
+class Explanation:
+    """What ``explain`` found for a query: a rule, a problem, error codes, or nothing (``kind``)."""
+    kind: str                                   # rule | problem | code | unknown
+    query: str
+    rule: Any = None                            # rules.catalog.Rule
+    problem: Any = None                         # kb ProblemInfo
+    codes: list = field(default_factory=list)   # kb CodeInfo
+    titles: dict = field(default_factory=dict)  # linked problem id -> {"en": ..., "zh": ...}
+    sources: list = field(default_factory=list)  # a rule's sources (its problem's)
+    nearest: list = field(default_factory=list)  # nearest known codes when nothing was found
+
+
+def explain(kb, what: str, family: str | None = None) -> Explanation:
+    """Look ``what`` up as a rule id, a problem id, an error code or a symbolic code name, in that order."""
+    if RULE_ID.match(what) or "." in what and not what.replace(".", "").isdigit():
+        from ascend_doctor.rules.catalog import find_rule
+
+        rule = find_rule(what)
+        if rule is not None:
+            problem = kb.problem(rule.problem)
+            return Explanation("rule", what, rule=rule, sources=list(problem.sources) if problem else [])
+    problem = kb.problem(what) or kb.problem(what.lower())
+    if problem is not None:
+        return Explanation("problem", what, problem=problem, titles=_titles(kb, problem.related))
+    found = kb.codes(what, family=family) or kb.code_names(what)
+    if found:
+        shown = [c for c in found if not c.is_pattern] or found
+        return Explanation("code", what, codes=shown, titles=_titles(kb, {pid for c in shown for pid in c.problems}))
+    return Explanation("unknown", what, nearest=kb.nearest_codes(what))
+
+
+def _titles(kb, ids) -> dict:
+    return {pid: p.title for pid in ids if (p := kb.problem(pid))}
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list                                  # kb SearchHit, best first
+
+
+def search(kb, query: str, limit: int = 10, kinds: tuple[str, ...] = ("problem", "code")) -> SearchResult:
+    return SearchResult(query, kb.search(query, limit=limit, kinds=kinds))

@@ -1,7 +1,6 @@
 """``ascend-doctor kb ...``: validate, build and inspect the knowledge base."""
 from __future__ import annotations
 
-from ...render.console import dumps_json
 
 NAME = "kb"
 HELP = "knowledge base: validate, build, stats, add overlays, import FaultDiag, generate docs"
@@ -87,8 +86,8 @@ def _lint(args) -> int:
     from ascend_doctor.kb.build import overlay_files
     from ascend_doctor.kb.paths import KNOWLEDGE_DIR
 
-    from ...render.console import visible
     from ...services.errors import InputError
+    from ..output import emit
 
     extra = [Path(p) for p in args.paths]
     for p in extra:
@@ -97,12 +96,9 @@ def _lint(args) -> int:
     found = [f for f in lint(KNOWLEDGE_DIR, overlay_files() + extra) if not args.code or f.code in args.code]
     errors = [f for f in found if f.severity == "error"]
     failed = bool(errors) or (args.strict and bool(found))
+    emit("kb-lint", {"findings": found}, args.format)
     if args.format == "json":
-        print(dumps_json({"findings": [f.__dict__ for f in found], "errors": len(errors),
-                          "warnings": len(found) - len(errors)}, ensure_ascii=False, indent=2))
         return 1 if failed else 0
-    for f in found:
-        sys.stdout.write(visible(str(f)) + "\n")
     sys.stderr.write(f"ascend-doctor: kb lint: {len(errors)} error(s), {len(found) - len(errors)} warning(s)\n")
     return 1 if failed else 0
 
@@ -149,28 +145,12 @@ def _path(args) -> int:
 
 
 def _stats(args) -> int:
-
-    from ...render.console import make_console
-    from ..options import open_kb
+    from ..options import lang_of, open_kb
+    from ..output import emit
 
     with open_kb(args) as kb:
         stats = kb.stats()
-    if args.format == "json":
-        print(dumps_json(stats, ensure_ascii=False, indent=2, sort_keys=True))
-        return 0
-    console = make_console()
-    for what in ("problems", "codes"):
-        for origin, fams in stats[what].items():
-            if not fams:
-                continue
-            console.print(f"[bold]{what} ({origin})[/bold]: {sum(fams.values())}")
-            for fam, n in sorted(fams.items()):
-                console.print(f"  {fam:<20} {n:>5}")
-    console.print(f"[bold]signatures[/bold]: {stats['signatures']}")
-    if stats["compat_rows"]:
-        console.print(f"[bold]compatibility rows[/bold]: {sum(stats['compat_rows'].values())}")
-        for m, n in sorted(stats["compat_rows"].items()):
-            console.print(f"  {m:<20} {n:>5}")
+    emit("kb-stats", stats, args.format, lang=lang_of(args))
     return 0
 
 
