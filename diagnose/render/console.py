@@ -41,12 +41,6 @@ def esc(text: Any) -> str:
     return escape(visible(text))
 
 
-def make_console(file=None, no_color: bool = False):
-    from rich.console import Console
-
-    return Console(file=file or sys.stdout, highlight=False, no_color=no_color, soft_wrap=False)
-
-
 def t(texts: dict[str, str] | None, lang: str) -> str:
     """Pick the text in ``lang`` from an {"en": ..., "zh": ...} table, falling back to English."""
     if not texts:
