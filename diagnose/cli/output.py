@@ -40,3 +40,14 @@ def emit(kind: str, report, fmt: str, output: str | None = None, also: dict[str,
     else:
         sys.stdout.write(main_text)
         sys.stdout.flush()
+
+
+def spinner(text: str):
+    """A spinner with ``text`` on stderr while something runs, only when stderr is a terminal."""
+    import contextlib
+
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    from rich.console import Console
+
+    return Console(stderr=True).status(text, spinner="dots")

@@ -7,7 +7,6 @@ without markup goes through ``visible()``.
 """
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 
