@@ -44,7 +44,7 @@ def test_ids_and_slugs_unique_and_well_formed():
 
 def test_fields_complete_in_both_languages():
     for r in load_rules():
-        for texts in (r.title, r.skip, r.message, r.fix):
+        for texts in (r.title, r.skip, r.message) + ((r.fix,) if r.fix else ()):
             assert texts["en"].strip() and texts["zh"].strip(), r.id
         assert r.severity in ("critical", "error", "warning")
 
@@ -175,6 +175,24 @@ def test_a_rule_takes_its_sources_from_its_problem(cli):
     r = cli("explain", "AD-DRV-007", "--format", "json")
     assert r.code == 0, r.err
     assert "https://github.com/vllm-project/vllm-ascend/issues/6734" in r.out
+
+
+def test_a_rule_without_a_fix_shows_its_problems_first_fix(kb, cli):
+    """A rule writes a fix only when it can say more than its problem; otherwise the check, explain and
+    the TUI show the problem's first fix, so the two texts cannot drift apart."""
+    rule = find_rule("AD-PY-002")
+    assert not rule.fix
+    want = kb.problem(rule.problem).fixes[0]["summary"]
+    j = cli("explain", "AD-PY-002", "--format", "json")
+    assert j.code == 0, j.err
+    import json as _json
+
+    assert _json.loads(j.out)["fix"] == want
+    zh = cli("explain", "AD-PY-002", "--lang", "zh")
+    assert want["zh"] in zh.out
+    from ascend_doctor.rules.catalog import with_problem_fixes
+
+    assert with_problem_fixes([rule], None)[0].fix["en"].endswith(f"ascend-doctor explain {rule.problem}")
 
 
 _MINIMAL_RULE = {"id": "AD-DRV-099", "slug": "driver.x", "group": "driver", "severity": "warning", "problem": "p",

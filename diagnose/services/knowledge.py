@@ -47,15 +47,21 @@ def open_kb(path: str | None = None, *, force: bool = False, warn: Callable[[str
                           "(set ASCEND_DOCTOR_KB or --kb to a writable file)") from exc
 
 
-def compat_provider(path: str | None = None, warn: Callable[[str], None] = _warn):
-    """``KnowledgeBase.compat`` of the knowledge base, or None (with a warning) when it cannot be opened:
-    the check still runs, and rules that read compatibility matrices report ERROR."""
+def check_knowledge(path: str | None = None, warn: Callable[[str], None] = _warn):
+    """What the check needs of the knowledge base: (compat, fix_of) where ``compat`` is
+    ``KnowledgeBase.compat`` and ``fix_of(problem id)`` the problem's first fix summary; (None, None) with a
+    warning when the knowledge base cannot be opened (the check still runs; rules that read compatibility
+    matrices report ERROR)."""
     try:
         kb = open_kb(path, warn=warn)
     except DoctorError as exc:
         warn(f"{exc}; rules that read compatibility matrices report ERROR")
-        return None
-    return kb.compat
+        return None, None
+
+    def fix_of(problem_id: str):
+        p = kb.problem(problem_id)
+        return p.fixes[0]["summary"] if p and p.fixes else None
+    return kb.compat, fix_of
 
 
 @dataclass
@@ -78,7 +84,11 @@ def explain(kb, what: str, family: str | None = None) -> Explanation:
 
         rule = find_rule(what)
         if rule is not None:
+            from ascend_doctor.rules.catalog import with_problem_fixes
+
             problem = kb.problem(rule.problem)
+            rule = with_problem_fixes([rule], lambda pid: problem.fixes[0]["summary"] if problem and problem.fixes
+                                      else None)[0]
             return Explanation("rule", what, rule=rule, sources=list(problem.sources) if problem else [])
     problem = kb.problem(what) or kb.problem(what.lower())
     if problem is not None:
