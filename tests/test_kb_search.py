@@ -17,6 +17,7 @@ def kb(tmp_path_factory):
 
 @pytest.mark.parametrize("query", [
     "weight loading hang", "权重加载 卡住", "权重加载一直卡死", "model loading stuck", "Loading safetensors 0%",
+    "权重 加载 卡住",        # Chinese words typed apart are the same words
 ])
 def test_weight_load_hang_first(kb, query):
     hits = kb.search(query)
@@ -32,6 +33,12 @@ def test_code_query_finds_the_code_first(kb):
 def test_expert_parallel_two_nodes_in_chinese(kb):
     hits = kb.search("双机直连 专家并行")
     assert hits[0].ref == "moe-dispatch-561000-a2-direct"
+
+
+def test_two_character_chinese_words_alone_are_found(kb):
+    """Only short Chinese words (no word of three or more characters): found by a scan, not the trigram index."""
+    hits = kb.search("直连")
+    assert hits and hits[0].ref == "moe-dispatch-561000-a2-direct", [(h.ref, h.score) for h in hits]
 
 
 def test_nothing_matches(kb):
