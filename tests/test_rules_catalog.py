@@ -211,3 +211,25 @@ def test_compat_matrix_version_cells_parse(kb):
                 cell = row.get(col)
                 for value in (cell if isinstance(cell, list) else [cell] if cell else []):
                     parse_spec(value)
+
+
+_SHARED_LITERAL = re.compile(r"\b\d+\.\d+(?:\.(?:RC)?\d+)?(?:\.RC\d+)?\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"
+                             r"|(?<![\w/])/dev/[\w/]+|(?<![\w-])--[a-z][a-z0-9-]+")
+
+
+def test_a_rules_own_fix_names_only_what_its_problem_names(kb):
+    """A rule that writes its own fix line may be more precise than its problem, never different: every
+    version, environment variable, device path and command-line option in it appears in the problem's
+    summary, root cause or fixes (else the two have drifted)."""
+    drift = []
+    for r in load_rules():
+        if not r.fix:
+            continue
+        p = kb.problem(r.problem)
+        theirs = " ".join([p.summary["en"], p.root_cause["en"]] + [
+            f["summary"]["en"] + " " + " ".join(s.get("en", "") + " " + s.get("command", "") for s in f["steps"])
+            for f in p.fixes])
+        missing = [lit for lit in _SHARED_LITERAL.findall(r.fix["en"]) if lit not in theirs]
+        if missing:
+            drift.append(f"{r.id} -> {r.problem}: {missing}")
+    assert not drift, "\n".join(drift)
