@@ -145,3 +145,14 @@ def test_versions_a_report_states_run_through_the_rules(matcher):
     found = {f.id: f for f in d.findings}
     assert "cann-newer-than-driver" in found
     assert any("fail the check" in s.detail for s in found["cann-newer-than-driver"].support)
+
+
+def test_a_line_a_benign_signature_explains_is_no_word_evidence_for_a_failure(matcher):
+    """'use_inductor not supported - using only ACL Graph mode' is printed by every healthy vLLM-Ascend start:
+    its words (ACL graph, piecewise) must not make a graph-capture failure look likely."""
+    line = ("(APIServer pid=1) INFO 08-20 10:00:12 [platform.py:174] PIECEWISE compilation enabled on NPU. "
+            "use_inductor not supported - using only ACL Graph mode")
+    d = run(matcher, line, facts=[Fact("driver.version", "25.2.0", source="npu-smi")])
+    assert d.findings and d.findings[0].problem.severity == "info", [(f.id, f.score) for f in d.findings[:3]]
+    assert all(f.score < 0.3 for f in d.findings if f.problem.severity != "info"), \
+        [(f.id, f.score) for f in d.findings[:3]]

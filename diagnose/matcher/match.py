@@ -153,6 +153,15 @@ class Matcher:
                 add(pid, Support("signature", ln.source, ln.line, ln.text, self.compiled.weight_of[sid],
                                  detail=f"matches the KB signature '{self.compiled.literal_of[sid]}'", count=ln.count, ranks=sorted(ln.ranks), time=ln.time,
                                  order=ln.order))
+        signed = {pid: {x.text for x in ss if x.kind == "signature"} for pid, ss in supports.items()}
+        # lines a benign problem's signature explains as harmless are no word evidence for anything else
+        harmless = {t for pid, ts in signed.items() if self.problems[pid].severity == "info" for t in ts}
+
+        def explained(pid: str, sentence: str) -> bool:
+            if not sentence:
+                return False
+            return any(sentence in t for t in signed.get(pid, ())) or (
+                self.problems[pid].severity != "info" and any(sentence in t for t in harmless))
         # progress bars left below 100% whose description a problem lists in ``stalls``
         for st in ev.stalls:
             desc = st.description.lower()
@@ -180,6 +189,8 @@ class Matcher:
         # the report's words: which problems its title and sentences are about (retrieval.py)
         errs_text = [ln.text for ln in ev.first_errors(10)]
         for pid, h in self._retriever.retrieve(ev.title, ev.prose[:100] + errs_text).items():
+            if explained(pid, h.sentence):
+                continue        # its own signature already counted the line, or a benign one explains it
             add(pid, Support("symptom", "<text>", 0, h.sentence[:300], h.weight,
                              detail=f"its words: {', '.join(h.terms)}"
                                     + (f" ({h.sentences} sentences agree)" if h.sentences > 1 else "")))
