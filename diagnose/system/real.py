@@ -20,6 +20,8 @@ import time
 from .base import DEFAULT_TIMEOUT, CommandResult, Identity, StatInfo, System, Uname, decode
 
 _MAX_OUTPUT = 8 * 1024 * 1024
+#: after a command exits, how long its pipes may still deliver output before it is taken as complete
+_DRAIN_AFTER_EXIT = 0.5
 
 
 #: children still running, killed by terminate_children() when ascend-doctor itself is stopped
@@ -46,12 +48,21 @@ def _read_bounded(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes,
     sel = selectors.DefaultSelector()
     for pipe in kept:
         sel.register(pipe, selectors.EVENT_READ)
+    drained_by = None        # once the command itself has ended: how long its pipes may still deliver
     try:
         while sel.get_map():
-            left = deadline - time.monotonic()
+            now = time.monotonic()
+            left = deadline - now
             if left <= 0:
                 return bytes(kept[proc.stdout]), bytes(kept[proc.stderr]), True
-            for key, _ in sel.select(min(left, 1.0)):
+            if drained_by is None and proc.poll() is not None:
+                drained_by = now + _DRAIN_AFTER_EXIT
+            if drained_by is not None and now >= drained_by:
+                # the command ended but a process it left behind (a setsid'ed grandchild) still holds its
+                # pipes open: the command's answer is complete, do not wait for that process
+                break
+            wait = min(left, 1.0) if drained_by is None else max(0.0, min(left, drained_by - now))
+            for key, _ in sel.select(wait):
                 chunk = os.read(key.fd, 65536)
                 if not chunk:
                     sel.unregister(key.fileobj)
