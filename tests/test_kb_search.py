@@ -54,3 +54,12 @@ def test_normalizer_folds_synonyms_both_ways(kb):
     n = kb.normalizer
     assert "hang" in n.terms("一直卡住了")
     assert n.terms("Weight-Loading stuck") == ["weight", "loading", "hang"]
+
+
+def test_the_shipped_synonyms_read_chinese_reports_in_the_knowledges_words():
+    """Users write 推理 / 量化 / 多卡 where the knowledge often says inference / quantization / multi-card."""
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    with KnowledgeBase() as kb:
+        terms = kb.normalizer.terms("多卡推理时量化模型精度下降，启动后崩溃")
+    assert {"multi-card", "inference", "quantization", "accuracy", "startup", "crash"} <= set(terms), terms
