@@ -21,6 +21,7 @@ from ascend_doctor.diagnose.evidence import CODE, ERROR, SIGNATURE, Evidence
 from ascend_doctor.kb.language.facts import FactSet
 
 from .model import CodeSummary, Diagnosis, Finding, Support
+from .near import NEAR_FACTOR, NearMisses
 from .retrieval import IDENT, STOP, Retriever
 from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
@@ -57,6 +58,10 @@ class Matcher:
         self.problems = {p.id: p for p in kb.problems()}
         self.norm = kb.normalizer
         self._symptoms: list[tuple[str, str, str]] | None = None   # (problem id, original, normalised)
+
+    @cached_property
+    def _near(self) -> NearMisses:
+        return NearMisses(self.compiled.literal_of)
 
     @property
     def patterns(self):
@@ -162,6 +167,19 @@ class Matcher:
                 return False
             return any(sentence in t for t in signed.get(pid, ())) or (
                 self.problems[pid].severity != "info" and any(sentence in t for t in harmless))
+        # near misses: another release's wording of a signature's line (near.py), on lines no signature matched
+        for ln in ev.lines:
+            if ln.signatures or not ln.kinds & {ERROR, CODE}:
+                continue
+            for nm in self._near.of(ln.text):
+                pid = self.compiled.problem_of[nm.sid]
+                if any(x.kind == "signature" for x in supports.get(pid, ())):
+                    continue                         # the exact signature of this problem already counted
+                add(pid, Support("signature", ln.source, ln.line, ln.text,
+                                 self.compiled.weight_of[nm.sid] * NEAR_FACTOR * nm.overlap,
+                                 detail=f"nearly matches the KB signature '{self.compiled.literal_of[nm.sid]}' "
+                                        f"({nm.overlap:.0%} of its words; another version's wording?)",
+                                 count=ln.count, ranks=sorted(ln.ranks), time=ln.time, order=ln.order))
         # progress bars left below 100% whose description a problem lists in ``stalls``
         for st in ev.stalls:
             desc = st.description.lower()
