@@ -88,6 +88,12 @@ class RecordingSystem(System):
     def fs_size(self, path: str) -> int:
         return self._file_call("fs_size", path, lambda: self.inner.fs_size(path), int)
 
+    def lstat(self, path: str) -> StatInfo:
+        return self._file_call("lstat", path, lambda: self.inner.lstat(path), lambda s: s.to_dict())
+
+    def read_tail(self, path: str, limit: int) -> bytes:
+        return self._file_call("read_tail", path, lambda: self.inner.read_tail(path, limit), _encode_bytes)
+
     def user_exists(self, name: str) -> bool:
         value = self.inner.user_exists(name)
         self._record(call_key("user_exists", name), {"value": bool(value), "ms": self.inner.take_duration_ms()})
@@ -164,6 +170,13 @@ class ReplaySystem(System):
 
     def fs_size(self, path: str) -> int:
         return int(self._file("fs_size", path))
+
+    def lstat(self, path: str) -> StatInfo:
+        return StatInfo(**self._file("lstat", path))
+
+    def read_tail(self, path: str, limit: int) -> bytes:
+        data = _decode_bytes(self._file("read_tail", path))
+        return data[-limit:] if limit > 0 else b""
 
     def user_exists(self, name: str) -> bool:
         entry = self._get("user_exists", name)
@@ -259,7 +272,7 @@ def scrub(calls: dict[str, dict[str, Any]], env_allowed: Callable[[str], bool],
         elif kind == "run":
             v = e["value"]
             v["stdout"], v["stderr"] = scrub_text(v.get("stdout", "")), scrub_text(v.get("stderr", ""))
-        elif kind == "read_file" and "value" in e and "text" in e["value"]:
+        elif kind in ("read_file", "read_tail") and "value" in e and "text" in e["value"]:
             e["value"]["text"] = scrub_text(e["value"]["text"])
         elif kind == "read_link" and "value" in e:
             e["value"] = scrub_text(str(e["value"]))
