@@ -207,9 +207,15 @@ REMOVED = "<removed>"
 
 
 def scrub_text(text: str) -> str:
-    text = _SERIAL_LINE.sub(lambda m: m.group("key") + REMOVED, text)
-    text = _UUID.sub(REMOVED, text)
-    return _LONG_HEX.sub(REMOVED, text)
+    return scrub_text_count(text)[0]
+
+
+def scrub_text_count(text: str) -> tuple[str, int]:
+    """``scrub_text`` and how many values it removed (serial numbers, UUIDs, long hex ids)."""
+    text, a = _SERIAL_LINE.subn(lambda m: m.group("key") + REMOVED, text)
+    text, b = _UUID.subn(REMOVED, text)
+    text, c = _LONG_HEX.subn(REMOVED, text)
+    return text, a + b + c
 
 
 #: credentials inside a URL: scheme://user:password@host
@@ -278,3 +284,20 @@ def scrub(calls: dict[str, dict[str, Any]], env_allowed: Callable[[str], bool],
             e["value"] = scrub_text(str(e["value"]))
         out[key] = e
     return out
+
+
+def map_texts(calls: dict[str, dict[str, Any]], fn: Callable[[str], str]) -> dict[str, dict[str, Any]]:
+    """A copy of a recording with ``fn`` applied to every text a command printed or a file held (a further
+    redaction on top of ``scrub``, such as the support bundle's)."""
+    out: dict[str, dict[str, Any]] = {}
+    for key, entry in calls.items():
+        kind = json.loads(key)[0]
+        e = json.loads(json.dumps(entry))
+        if kind == "run" and isinstance(e.get("value"), dict):
+            v = e["value"]
+            v["stdout"], v["stderr"] = fn(v.get("stdout", "")), fn(v.get("stderr", ""))
+        elif kind in ("read_file", "read_tail") and isinstance(e.get("value"), dict) and "text" in e["value"]:
+            e["value"]["text"] = fn(e["value"]["text"])
+        out[key] = e
+    return out
+
