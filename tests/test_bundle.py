@@ -202,3 +202,13 @@ def test_the_bundle_redaction_changes_no_fact_of_the_snapshot(name, bundles):
     plain = take_snapshot(system, python=system.profile.python.get("executable"), timeout=2).facts
     strip = lambda facts: [(f["key"], f["status"], f.get("value")) for f in facts]  # noqa: E731
     assert strip(inside) == strip(plain)
+
+
+def test_the_ascend_lines_of_a_kernel_log():
+    from ascend_doctor.diagnose.bundle.kernel import ascend_lines
+
+    text = (Path(__file__).parent / "fixtures" / "samples" / "own" / "dmesg-T-ascend-driver-and-others.txt").read_text()
+    kept, n, total = ascend_lines(text)
+    assert (n, total) == (5, 8)
+    assert "EXT4-fs" not in kept and "usb 1-1" not in kept and "docker0" not in kept
+    assert "drv_pcie_host: loading" in kept and "Get_user_pages_fast fail" in kept and "task npu-smi:215002" in kept
