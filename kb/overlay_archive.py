@@ -74,8 +74,11 @@ def unpack(path: Path) -> dict[str, str]:
 def _read(tar: tarfile.TarFile, path: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     folders: set[str] = set()
-    total = 0
+    total = seen = 0
     for member in tar:                               # streamed: a huge archive is refused as it is read
+        seen += 1
+        if seen > 2 * MAX_FILES:                     # folders count too: no endless header stream
+            raise ArchiveError("too_many", limit=MAX_FILES)
         name = member.name
         parts = PurePosixPath(name).parts
         if name.startswith("/") or ".." in parts or "\\" in name or any(ord(c) < 0x20 for c in name):

@@ -10,6 +10,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                       "zh": "{path} 已存在；请换一个文件名，或加 --force 覆盖它"},
     "output.cannot_write": {"en": "cannot write {path}: {why}; nothing was changed",
                             "zh": "无法写入 {path}：{why}；没有做任何改动"},
+    "output.is_dir": {"en": "it is a directory", "zh": "它是一个目录"},
+    "output.no_folder": {"en": "the folder {folder} does not exist", "zh": "目录 {folder} 不存在"},
     "output.no_stdout": {"en": "-o -: {what} is a binary archive and is never written to standard output; give a file name",
                          "zh": "-o -：{what}是二进制归档文件，不会写到标准输出；请给出文件名"},
     # -- bundle ---------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ def run(args) -> int:
     import sys
 
     from ...render.bundle_text import preview, wrote
+    from ...render.console import visible
     from ...render.messages import message
     from ...services.bundle import collect_bundle, parse_size, write_bundle
     from ...services.errors import InputError, UsageError
@@ -63,9 +64,9 @@ def run(args) -> int:
     try:
         size = write_bundle(bundle, args.output, overwrite=args.force)
     except FileExistsError as exc:
-        raise InputError(message("output.exists", lang, path=args.output)) from exc
+        raise InputError(message("output.exists", lang, path=visible(args.output))) from exc
     except OSError as exc:
-        raise InputError(message("output.cannot_write", lang, path=args.output, why=exc.strerror or exc)) from exc
+        raise InputError(message("output.cannot_write", lang, path=visible(args.output), why=exc.strerror or exc)) from exc
     sys.stderr.write(wrote(bundle, os.path.abspath(args.output), size, lang))
     return 0
 
@@ -74,15 +75,17 @@ def _check_output(path: str, force: bool, lang: str) -> None:
     """Refuse before the machine is read: an existing file (unless --force), a directory, a missing folder."""
     import os
 
+    from ...render.console import visible
     from ...render.messages import message
     from ...services.errors import InputError
 
-    if os.path.isdir(path):
-        raise InputError(message("output.cannot_write", lang, path=path, why="it is a directory"
-                                 if lang == "en" else "它是一个目录"))
-    if os.path.lexists(path) and not force:
-        raise InputError(message("output.exists", lang, path=path))
     parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise InputError(message("output.cannot_write", lang, path=path,
-                                 why=f"no folder {parent}" if lang == "en" else f"目录 {parent} 不存在"))
+    if os.path.isdir(path):
+        why = message("output.is_dir", lang)
+    elif os.path.lexists(path) and not force:
+        raise InputError(message("output.exists", lang, path=visible(path)))
+    elif not os.path.isdir(parent):
+        why = message("output.no_folder", lang, folder=visible(parent))
+    else:
+        return
+    raise InputError(message("output.cannot_write", lang, path=visible(path), why=why))
