@@ -18,8 +18,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "bundle.what": {"en": "a support bundle", "zh": "支持包"},
     "bundle.needs_output": {"en": "bundle needs -o FILE.tar.gz, or --preview to see what it would hold",
                             "zh": "bundle 需要 -o FILE.tar.gz，或用 --preview 查看将收集的内容"},
-    "bundle.bad_limit": {"en": "--log-limit {value!r}: write a size up to 4G, such as 32M, 512K or 1G",
-                         "zh": "--log-limit {value!r}：请写不超过 4G 的大小，例如 32M、512K 或 1G"},
+    "bundle.bad_limit": {"en": "--log-limit {value!r}: write a size up to 1G, such as 32M, 512K or 1G",
+                         "zh": "--log-limit {value!r}：请写不超过 1G 的大小，例如 32M、512K 或 1G"},
     "bundle.wrote": {"en": "wrote {path}: {files} files, {size} compressed; {skipped} left out, {redacted} values "
                            "redacted (the manifest lists each); mode 0600",
                      "zh": "已写入 {path}：{files} 个文件，压缩后 {size}；{skipped} 项未收集，{redacted} 处已脱敏"

@@ -11,12 +11,12 @@ from typing import Any
 from .machine import MachineSpec
 
 DEFAULT_LOG_LIMIT = 32 * 1024 * 1024
-MAX_LOG_LIMIT = 4 * 1024 ** 3
+MAX_LOG_LIMIT = 1024 ** 3               # the bundle is built in memory
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmg]?)i?b?\s*$", re.I)
 
 
 def parse_size(text: str) -> int | None:
-    """``32M``, ``512k``, ``1G``, ``1048576`` -> bytes (binary units); None when it is not a size up to 4G."""
+    """``32M``, ``512k``, ``1G``, ``1048576`` -> bytes (binary units); None when it is not a size up to 1G."""
     m = _SIZE.match(str(text))
     if not m:
         return None

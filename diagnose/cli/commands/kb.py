@@ -249,7 +249,7 @@ def _export(args) -> int:
     except OSError as exc:
         raise InputError(message("output.cannot_write", lang, path=visible(args.output), why=exc.strerror or exc)) from exc
     sys.stdout.write(message("kb.export.wrote", lang, path=visible(args.output), n=len(files),
-                             names=", ".join(f.name for f in files)) + "\n")
+                             names=visible(", ".join(f.name for f in files))) + "\n")
     return 0
 
 
