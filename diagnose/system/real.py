@@ -7,6 +7,7 @@ run. Nothing here writes to the machine.
 from __future__ import annotations
 
 import atexit
+import errno
 import grp
 import math
 import os
@@ -80,6 +81,13 @@ def _read_bounded(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes,
         sel.close()
         for pipe in kept:
             pipe.close()
+
+
+def _kind(mode: int) -> str:
+    return ("dir" if stat_mod.S_ISDIR(mode) else "file" if stat_mod.S_ISREG(mode) else
+            "link" if stat_mod.S_ISLNK(mode) else "char" if stat_mod.S_ISCHR(mode) else
+            "block" if stat_mod.S_ISBLK(mode) else "fifo" if stat_mod.S_ISFIFO(mode) else
+            "socket" if stat_mod.S_ISSOCK(mode) else "other")
 
 
 class RealSystem(System):
@@ -167,13 +175,38 @@ class RealSystem(System):
     def stat(self, path: str) -> StatInfo:
         def st():
             s = os.stat(path)
-            m = s.st_mode
-            kind = ("dir" if stat_mod.S_ISDIR(m) else "file" if stat_mod.S_ISREG(m) else
-                    "char" if stat_mod.S_ISCHR(m) else "block" if stat_mod.S_ISBLK(m) else
-                    "fifo" if stat_mod.S_ISFIFO(m) else "socket" if stat_mod.S_ISSOCK(m) else "other")
-            return StatInfo(kind=kind, size=s.st_size, mode=stat_mod.S_IMODE(m),
+            kind = _kind(s.st_mode)
+            return StatInfo(kind=kind, size=s.st_size, mode=stat_mod.S_IMODE(s.st_mode),
                             executable=kind == "file" and os.access(path, os.X_OK))
         return self._timed(st)
+
+    def lstat(self, path: str) -> StatInfo:
+        def st():
+            s = os.lstat(path)
+            return StatInfo(kind=_kind(s.st_mode), size=s.st_size, mode=stat_mod.S_IMODE(s.st_mode),
+                            mtime=s.st_mtime)
+        return self._timed(st)
+
+    def read_tail(self, path: str, limit: int) -> bytes:
+        def read():
+            # O_NOFOLLOW: a link at the path is refused (ELOOP); O_NONBLOCK: a FIFO cannot block the open
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+            try:
+                s = os.fstat(fd)
+                if not stat_mod.S_ISREG(s.st_mode):
+                    raise OSError(errno.EINVAL, f"not a regular file ({_kind(s.st_mode)})", path)
+                os.lseek(fd, max(0, s.st_size - limit), os.SEEK_SET)
+                chunks, left = [], limit
+                while left > 0:
+                    chunk = os.read(fd, min(left, 1 << 20))
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    left -= len(chunk)
+                return b"".join(chunks)
+            finally:
+                os.close(fd)
+        return self._timed(read)
 
     def read_link(self, path: str) -> str:
         return self._timed(os.readlink, path)
