@@ -110,6 +110,11 @@ def test_a_mistyped_command_gets_a_suggestion(cli):
     assert r.code == 2 and "did you mean 'explain'" in r.err
 
 
+def test_a_mistyped_option_gets_a_suggestion(cli):
+    r = cli("explain", "561000", "--formt", "json")
+    assert r.code == 2 and "did you mean '--format'" in r.err and "Traceback" not in r.err
+
+
 @pytest.mark.parametrize("argv", [
     ("explain", "561000"), ("search", "weight loading hang"), ("rules",), ("profiles",), ("facts", "--sim", "healthy-a2-host"),
     ("compat", "--list"), ("kb", "stats"),

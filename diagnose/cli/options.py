@@ -24,7 +24,23 @@ class Parser(argparse.ArgumentParser):
             if near:
                 raise DoctorError(f"{self.prog}: unknown {('command' if self.prog == 'ascend-doctor' else 'choice')} "
                                f"{m.group(1)!r}; did you mean {near[0]!r}? (see '{self.prog} --help')")
+        m = re.match(r"unrecognized arguments: (\S+)", message)
+        if m and m.group(1).startswith("--"):
+            near = difflib.get_close_matches(m.group(1).split("=")[0], sorted(self._all_options()), n=1, cutoff=0.7)
+            if near:
+                raise DoctorError(f"{self.prog}: unknown option {m.group(1)!r}; did you mean {near[0]!r}? "
+                                  f"(see '{self.prog} --help')")
         raise DoctorError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+    def _all_options(self) -> set[str]:
+        """Every long option of this parser and of its subcommands (argparse reports a subcommand's unknown
+        option from the top parser)."""
+        out = {o for o in self._option_string_actions if o.startswith("--")}
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    out |= {o for o in sub._option_string_actions if o.startswith("--")}
+        return out
 
 
 #: ``--lang`` given anywhere on the command line (set by main for one run)
