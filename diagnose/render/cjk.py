@@ -1,13 +1,14 @@
 """Line breaking for Chinese (and Japanese, Korean) text in rich and textual.
 
 Both toolkits break lines only at spaces: a Chinese sentence is one long "word" to them, so it moves to
-the next line whole and leaves a half-empty line behind ("该 NPU ⏎已被其他容器…"). ``enable()`` teaches
-their word splitters that a line may break between two CJK characters too, except before closing
-punctuation (，。）…) and after opening punctuation (（「“), as Chinese typesetting does. Text without CJK
-characters splits exactly as before: a Latin word, a command or a URL is never broken inside.
+the next line whole and leaves a half-empty line behind ("该 NPU ⏎已被其他容器…"). ``enable()`` (and
+``tui.text.enable_cjk_wrap()`` for textual) teaches their word splitters that a line may break between
+two CJK characters too, except before closing punctuation (，。）…) and after opening punctuation (（「“),
+as Chinese typesetting does. Text without CJK characters splits exactly as before: a Latin word, a
+command or a URL is never broken inside.
 
 Both toolkits read their word pattern from a module global when they wrap, and expose no hook to
-change it; ``enable()`` replaces those two patterns (idempotent, process-wide).
+change it; these functions replace those two patterns (idempotent, process-wide).
 """
 from __future__ import annotations
 
@@ -36,12 +37,8 @@ TEXTUAL_CHUNK = re.compile(rf"(?:{_UNIT})\s*|\s+")
 
 
 def enable() -> None:
-    """Let rich and textual break lines between CJK characters (once per process)."""
+    """Let rich break lines between CJK characters (process-wide; the TUI does the same for textual with
+    ``TEXTUAL_CHUNK``, in tui/text.py, since only the TUI may import textual)."""
     import rich._wrap
 
     rich._wrap.re_word = RICH_WORD
-    try:
-        import textual._wrap
-    except ImportError:          # textual is only needed by the TUI
-        return
-    textual._wrap.re_chunk = TEXTUAL_CHUNK

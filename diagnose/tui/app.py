@@ -51,9 +51,9 @@ class AscendDoctorApp(App):
     def __init__(self, kb, machine, lang: str = "en", start: str = "check", export_dir: str | None = None,
                  fleet=None):
         super().__init__()
-        from ..render.cjk import enable
+        from .text import enable_cjk_wrap
 
-        enable()                        # Chinese wraps between characters, not only at spaces
+        enable_cjk_wrap()               # Chinese wraps between characters, not only at spaces
         self.kb = kb
         self.machine = machine          # tui.machine.Machine: facts + label
         self.lang = lang
