@@ -42,6 +42,11 @@ ENV_FACTS = [
     ("env.vllm_ascend", "pkg.vllm_ascend"), ("env.sglang", "pkg.sglang"), ("env.numpy", "pkg.numpy"),
     ("env.kernel", "kernel.release"), ("env.os", "os.pretty_name"), ("env.arch", "arch"), ("env.container", "container.kind"),
 ]
+#: severity words (rules, explain)
+LABELS["en"].update({"severity.critical": "critical", "severity.error": "error", "severity.warning": "warning",
+                     "severity.info": "info"})
+LABELS["zh"].update({"severity.critical": "严重", "severity.error": "错误", "severity.warning": "警告",
+                     "severity.info": "提示"})
 #: the names of the environment summary (package names are the same in both languages)
 LABELS["en"].update({
     "env.hardware": "Hardware", "env.npu": "NPU", "env.npus": "NPUs", "env.driver": "Driver (HDK)",
