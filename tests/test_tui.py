@@ -211,7 +211,7 @@ def test_ask_missing_path_is_one_line(tui_kb):
             app.query_one("#ask-path", Input).focus()
             await pilot.press("enter")
             await settle(app, pilot, lambda: not app.query_one("#ask-pane").busy)
-            assert "no such file or folder: /nonexistent/plog" in screen_text(app)
+            assert "No such file or folder: /nonexistent/plog" in screen_text(app)
     run(go())
 
 
@@ -239,6 +239,7 @@ def test_ask_and_environment_show_markup_literally(tui_kb, tmp_path):
             fs.add(Fact("env.EVIL", "[bold red]boom[/]", source="environment"))
             await pilot.press("f4")
             await settle(app, pilot)
+            await pilot.press("ctrl+t")                               # from the overview to every fact
             app.query_one("#env-filter", Input).value = "env.evil"
             await pilot.pause()
             table = app.query_one("#env-table", DataTable)
@@ -340,7 +341,13 @@ def test_environment_filter_and_export(tui_kb, tmp_path):
             app.query_one("#env-filter", Input).value = ""
             await pilot.pause()
             assert table.row_count == total
-            await pilot.press("ctrl+x")
+            assert not list(tmp_path.iterdir())
+            await pilot.press("ctrl+x")                    # asks where; nothing is written before the answer
+            await settle(app, pilot)
+            assert not list(tmp_path.iterdir())
+            path = app.screen.query_one("#save-path", Input)
+            assert path.value.startswith(str(tmp_path / "ascend-doctor-snapshot-"))
+            await pilot.press("enter")
             await settle(app, pilot)
             files = list(tmp_path.glob("ascend-doctor-snapshot-*.json"))
             assert len(files) == 1
@@ -389,12 +396,12 @@ def test_80x24_shows_the_essentials(tui_kb):
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot, check_done(app))
             screen = screen_text(app)
-            for word in ("F1 Check", "F4 Environment", "FAIL", "Copy fix", "Open in Knowledge"):
+            for word in ("F1 Check", "F4 Environment", "FAIL", "ERROR", "Copy fix", "Open", "Quit", "Theme"):
                 assert word in screen, word
             await pilot.press("f4")
             await settle(app, pilot)
             screen = screen_text(app)
-            assert "Status" in screen and "Export snapshot" in screen
+            assert "Product" in screen and "Export snapshot" in screen
     run(go())
 
 
@@ -411,12 +418,13 @@ def test_command_palette_reaches_the_screens(tui_kb):
             cmd.callback()
             await pilot.pause()
             assert app.query_one("#tabs").active == "environment"
-            assert app.focused is app.query_one("#env-filter", Input)
+            assert app.focused is app.query_one("#env-devices", DataTable)
     run(go())
 
 
 def test_command_palette_reaches_every_screen_action(tui_kb):
     from ascend_doctor.diagnose.tui.app import PANE_COMMANDS
+    from ascend_doctor.diagnose.tui.words import w
 
     async def go():
         app = make_app(tui_kb, "driver-firmware-nok")
@@ -427,9 +435,9 @@ def test_command_palette_reaches_every_screen_action(tui_kb):
             for screen_name in ("check", "ask", "environment"):
                 pane = app.pane(screen_name)
                 for b in pane.BINDINGS:
-                    assert any(a == b.action for _, _, s, a in PANE_COMMANDS if s == screen_name) or \
+                    assert any(a == b.action for _, s, a in PANE_COMMANDS if s == screen_name) or \
                         b.action in ("export", "rerun"), (screen_name, b.action)
-            assert all(title in commands for title, *_ in PANE_COMMANDS)
+            assert all(w(key, "en") in commands for key, *_ in PANE_COMMANDS)
             commands["Check: copy the fix command"].callback()
             await pilot.pause()
             assert app.clipboard                                   # the FAIL's fix command was copied
