@@ -213,13 +213,15 @@ class Matcher:
                                  detail=say("names", lang, ident=ident)))
         # the environment check's findings on this machine
         for pid, (rule, status, message) in (failing or {}).items():
-            add(pid, Support("fact", "check", 0, f"{rule} {status}: {message}"[:300],
+            line = say("check_line", lang, rule=rule, status=say(f"status.{status}", lang), message=message)
+            add(pid, Support("fact", "check", 0, line[:300],
                              CHECK_FAIL_WEIGHT if status == "FAIL" else CHECK_WARN_WEIGHT,
                              detail=say("check_here", lang, rule=rule)))
         for pid, (rule, status, message) in (failing_in_text or {}).items():
             if pid in (failing or {}):
                 continue
-            add(pid, Support("fact", "<text>", 0, f"{rule} {status}: {message}"[:300],
+            line = say("check_line", lang, rule=rule, status=say(f"status.{status}", lang), message=message)
+            add(pid, Support("fact", "<text>", 0, line[:300],
                              (CHECK_FAIL_WEIGHT if status == "FAIL" else CHECK_WARN_WEIGHT) * TEXT_CHECK_FACTOR,
                              detail=say("check_text", lang, rule=rule)))
         # the hardware the text shows, for problems about specific (older / edge) hardware

@@ -23,6 +23,8 @@ LABELS = {
         "stall_never": "this bar never gets past {percent}% ({done}/{total}); nothing later continues it",
         "stall_bar": "{where}; stalled bar '{phrase}'",
         "also": "{detail}; {kind}: {more}",
+        "check_line": "{rule} {status}: {message}",
+        "status.FAIL": "FAIL", "status.WARN": "WARN",
         # the kinds of evidence
         "kind.signature": "signature", "kind.code": "code", "kind.symptom": "symptom", "kind.stall": "stall",
         "kind.fact": "fact",
@@ -47,6 +49,8 @@ LABELS = {
         "stall_never": "此进度条从未超过 {percent}%（{done}/{total}），之后也没有继续",
         "stall_bar": "{where}；停住的进度条 '{phrase}'",
         "also": "{detail}；{kind}：{more}",
+        "check_line": "{rule} {status}：{message}",
+        "status.FAIL": "失败", "status.WARN": "警告",
         "kind.signature": "日志特征", "kind.code": "错误码", "kind.symptom": "现象", "kind.stall": "进度停滞",
         "kind.fact": "环境信息",
     },

@@ -194,7 +194,7 @@ class AskPane(Vertical):
         from ..render.knowledge import fixes_markdown, label
 
         L = self.lang
-        colon = "：" if L == "zh" else ":"
+        colon, gap = ("：", "") if L == "zh" else (":", " ")
         out = [f"## {md_escape(t(f.title, L))}", "", f"`{f.problem_id}` · {w('ask.score', L)} **{f.score:.2f}**", ""]
         if f.evidence:
             out += [f"**{w('ask.why', L)}{colon}**", ""]
@@ -208,7 +208,7 @@ class AskPane(Vertical):
             out += [f"**{w('ask.ruled_out', L)}{colon}**", ""] + [f"- {md_code(n)}" for n in f.ruled_out_by] + [""]
         p = self.kb.problem(f.problem_id)
         if p is not None:
-            out += [f"**{label('root_cause', L)}{colon}** {t(p.root_cause, L)}", ""]
+            out += [f"**{label('root_cause', L)}{colon}**{gap}{t(p.root_cause, L)}", ""]
             out += fixes_markdown(p.fixes, L)
         out += ["", f"*{w('ask.keys', L)}*"]
         return "\n".join(out)

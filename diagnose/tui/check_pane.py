@@ -207,7 +207,7 @@ class CheckPane(Vertical):
         from ..render.knowledge import fixes_markdown, label
 
         L = self.lang
-        colon = "：" if L == "zh" else ":"
+        colon, gap = ("：", "") if L == "zh" else (":", " ")
         out = [f"## {md_escape(r.title(L))}", "",
                f"`{r.rule_id}` · **{w('status.' + r.status, L)}** · {w('severity.' + r.severity, L)}", "",
                md_escape(r.message(L)), ""]
@@ -215,11 +215,11 @@ class CheckPane(Vertical):
             out += [f"**{w('check.evidence', L)}{colon}**", ""]
             out += [f"- {md_code(k)} = {md_code(v)}" if v else f"- {md_code(k)}" for k, v in r.evidence] + [""]
         if r.fix(L):
-            out += [f"**{w('check.fix', L)}{colon}** {md_escape(r.fix(L))}", ""]
+            out += [f"**{w('check.fix', L)}{colon}**{gap}{md_escape(r.fix(L))}", ""]
         p = self.kb.problem(r.problem) if r.problem else None
         if p is not None:
             out += [f"### {md_escape(t(p.title, self.lang))}", "",
-                    f"**{label('root_cause', self.lang)}{colon}** {t(p.root_cause, self.lang)}", ""]
+                    f"**{label('root_cause', self.lang)}{colon}**{gap}{t(p.root_cause, self.lang)}", ""]
             out += fixes_markdown(p.fixes, self.lang)
             keys = w("check.keys", L)
             if self.fix_command(r):
