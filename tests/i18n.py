@@ -19,8 +19,9 @@ PACKAGES = ("ascend_doctor.diagnose",)
 SKIP = ("ascend_doctor.diagnose.cli.main", "ascend_doctor.diagnose._pkg")
 
 WORD = re.compile(r"[A-Za-z][a-z]{2,}")
-#: what is data, not chrome: placeholders, URLs, paths, quoted and code text, identifiers (with _ . - digits = < > or CAPS)
-DATA = re.compile(r"\{[^}]*\}|https?://\S+|\S*/\S+|`[^`]*`|'[^']*'|\"[^\"]*\"|\S*[_\d=<>.\-@#]\S*|\b[A-Z][A-Za-z]*[A-Z]\w*")
+#: what is data, not chrome: placeholders, URLs, paths, quoted and code text, identifiers (with _ . - digits
+#: = < >, in CAPS or camelCase)
+DATA = re.compile(r"\{[^}]*\}|https?://\S+|\S*/\S+|`[^`]*`|'[^']*'|\"[^\"]*\"|\S*[_\d=<>.\-@#]\S*|\b[A-Z][A-Za-z]*[A-Z]\w*|\b\w*[a-z][A-Z]\w*")
 
 
 def _modules():

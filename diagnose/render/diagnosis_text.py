@@ -54,7 +54,7 @@ def print_diagnosis(console, d, lang: str = "en", top: int = 3, verbose: bool = 
                   f"{d.lines_read:,} {lb['lines']}[/dim]")
     for n in d.notes:
         style = "red" if n.level == "error" else "yellow" if n.level == "warning" else "dim"
-        console.print(f"[{style}]{esc(n.source)}: {esc(n.message)}[/{style}]")
+        console.print(f"[{style}]{esc(n.source)}: {esc(n.text(lang))}[/{style}]")
     listed = d.findings[:top]
     # the first finding in full whatever its score; after it, the unlikely ones on one line each
     shown = [f for i, f in enumerate(listed) if i == 0 or f.score >= FOLD_BELOW or verbose]

@@ -27,7 +27,9 @@ LABELS = {
            "legend": "· pass/skip  ! warn  ✗ fail  ? no data  ✗ in 'fleet': blamed by a fleet rule",
            "totals": "fleet {p} pass, {w} warn, {f} fail, {e} error, {s} skip · nodes {nf} failing, {nw} warning · exit {x}",
            "on": "{value} on {nodes} ({n})", "from.majority": "majority", "from.baseline": "baseline",
-           "from.all": "all", "PASS": "PASS", "WARN": "WARN", "FAIL": "FAIL", "SKIP": "SKIP", "ERROR": "ERROR"},
+           "from.all": "all", "PASS": "PASS", "WARN": "WARN", "FAIL": "FAIL", "SKIP": "SKIP", "ERROR": "ERROR",
+           "col.driver": "driver", "col.cann": "cann", "col.python": "python", "col.container": "container",
+           "col.devices": "devices", "col.network": "network", "col.fleet": "fleet"},
     "zh": {"title": "Ascend Doctor 集群检查", "expected": "预期", "received": "收到", "missing": "缺失",
            "unreadable": "无法读取", "groups": "分组", "fleet_rules": "跨节点规则", "nodes_checks": "节点 × 检查项",
            "hidden": "已隐藏 {n} 个无问题节点；-v 显示全部", "more": "另有 {n} 项通过、{s} 项跳过（-v 显示）",
@@ -36,15 +38,22 @@ LABELS = {
            "nodes": "节点", "rule": "规则", "check": "检查项", "status": "状态", "split": "分裂：无多数",
            "ok": "所有节点一致，未发现失败。", "problems": "{f} 条跨节点规则失败、{w} 条警告；{n} 个节点有自身问题。",
            "errors": "未发现问题，但有 {n} 条规则无法比较全部节点。",
-           "legend": "· 通过/跳过  ! 警告  ✗ 失败  ? 无数据  'fleet' 列 ✗：被跨节点规则指出",
+           "legend": "· 通过/跳过  ! 警告  ✗ 失败  ? 无数据  “集群”列 ✗：被跨节点规则指出",
            "totals": "跨节点规则 {p} 通过、{w} 警告、{f} 失败、{e} 无法比较、{s} 跳过 · 节点 {nf} 个失败、{nw} 个警告 · 退出码 {x}",
            "on": "{value}（{nodes}，{n} 个）", "from.majority": "多数", "from.baseline": "基线", "from.all": "全部",
-           "PASS": "通过", "WARN": "警告", "FAIL": "失败", "SKIP": "跳过", "ERROR": "无法比较"},
+           "PASS": "通过", "WARN": "警告", "FAIL": "失败", "SKIP": "跳过", "ERROR": "无法比较",
+           "col.driver": "驱动", "col.cann": "CANN", "col.python": "Python", "col.container": "容器",
+           "col.devices": "设备", "col.network": "网络", "col.fleet": "集群"},
 }
 
 
 def label(key: str, lang: str) -> str:
     return LABELS.get(lang, LABELS["en"]).get(key, LABELS["en"].get(key, key))
+
+
+def column(group: str, lang: str) -> str:
+    """The heading of a group's column in the nodes x checks grid (the group id where it has no word)."""
+    return label(f"col.{group}", lang) if f"col.{group}" in LABELS["en"] else group
 
 
 def verdict(report) -> tuple[str, str]:

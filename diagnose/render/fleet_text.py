@@ -6,7 +6,13 @@ from rich.cells import cell_len
 
 from .check_common import GLYPH, STYLE
 from .console import esc
-from .fleet_common import LABELS, cell_glyph, grid, label, verdict, version_cohorts
+from .fleet_common import LABELS, cell_glyph, column, grid, label, verdict, version_cohorts
+
+
+def _center(text: str, width: int) -> str:
+    """``text`` centred in ``width`` terminal cells (a Chinese character takes two)."""
+    pad = max(0, width - cell_len(text))
+    return " " * (pad // 2) + text + " " * (pad - pad // 2)
 
 
 def _from_word(origin, lang: str) -> str:
@@ -77,8 +83,10 @@ def print_fleet(console, report, verbose: bool = False) -> None:
     if rows:
         names = [fold(nodes) for nodes, _ in rows]
         width = max([len(n) for n in names] + [len(L("node"))]) + 2
-        widths = [max(len(c), 1) + 2 for c in cols]
-        header = f"  {esc(L('node')):<{width}}" + "".join(f"{esc(c):^{w}}" for c, w in zip(cols, widths))
+        heads = [column(c, lang) for c in cols]
+        widths = [max(cell_len(h), 1) + 2 for h in heads]
+        header = f"  {esc(L('node'))}{' ' * max(0, width - cell_len(L('node')))}" + "".join(
+            _center(esc(h), w) for h, w in zip(heads, widths))
         console.print(f"[dim]{header}[/dim]")
         for name, (_, cells) in zip(names, rows):
             line = f"  {esc(name):<{width}}"

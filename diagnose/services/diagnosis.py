@@ -74,9 +74,9 @@ def failing_checks(kb, facts, lang: str = "en") -> dict[str, tuple[str, str, str
 def require_input(d) -> None:
     """An InputError when nothing at all could be read (every input empty or unreadable)."""
     if d.lines_read == 0:
-        why = "; ".join(f"{n.source}: {n.message}" for n in d.notes)
-        raise InputError(key="nothing_to_diagnose", why=why or {"en": message("input_empty", "en"),
-                                                                 "zh": message("input_empty", "zh")})
+        why = {lang: "; ".join(f"{n.source}: {n.text(lang)}" for n in d.notes)
+               or message("input_empty", lang) for lang in ("en", "zh")}
+        raise InputError(key="nothing_to_diagnose", why=why)
 
 
 def check_inputs(paths: list[str], text: str | None, stdin_is_terminal: bool) -> list[str]:
