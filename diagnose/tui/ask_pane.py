@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from ..render.console import t
 from .text import markdown_view, md_code, md_escape, safe
-from .words import localize_bindings, machine_label, w
+from .words import localize_bindings, w
 
 TEXT, PATH = "text", "path"
 
@@ -45,7 +45,6 @@ class AskPane(Vertical):
         self.use_facts = True           # narrow the causes by the facts of this machine
         self.busy = False
         self.source = TEXT              # what ctrl+r diagnoses: the text box or the path field (the last used)
-        self.label = machine_label(machine.spec, lang)
         localize_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
