@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..files import write_error, write_file
+from ..files import write_error_texts, write_file
 from ..render.registry import render
 from ..services.errors import InputError, UsageError
 
@@ -22,7 +22,7 @@ def write_to(path: str, text: str) -> None:
     try:
         write_file(path, text)
     except OSError as exc:
-        raise InputError(write_error(path, exc)) from exc
+        raise InputError(write_error_texts(path, exc)) from exc
 
 
 def emit(kind: str, report, fmt: str, output: str | None = None, also: dict[str, str | None] | None = None,

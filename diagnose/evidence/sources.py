@@ -198,27 +198,27 @@ def expand(paths: list[str], notes: list[InputNote], words: frozenset[str] = fro
                 yield from _walk(path, notes)
             elif path.exists():
                 if not os.access(path, os.R_OK):
-                    notes.append(InputNote(p, "error", "cannot read the file: permission denied"))
+                    notes.append(InputNote.of(p, "error", "denied"))
                     continue
                 mode = os.stat(path).st_mode
                 if stat.S_ISFIFO(mode):
                     yield _pipe_source(path, p)
                     continue
                 if not stat.S_ISREG(mode):
-                    notes.append(InputNote(p, "error", "not a regular file or pipe"))
+                    notes.append(InputNote.of(p, "error", "not_regular"))
                     continue
                 yield _file_source(path, p)
             else:
-                notes.append(InputNote(p, "error", "no such file or directory"))
+                notes.append(InputNote.of(p, "error", "no_file"))
         except OSError as exc:
-            notes.append(InputNote(p, "error", f"cannot read: {exc.strerror or exc}"))
+            notes.append(InputNote.of(p, "error", "cannot_read", reason=exc.strerror or str(exc)))
 
 
 def _walk(root: Path, notes: list[InputNote]) -> Iterator[Source]:
     found = 0
 
     def onerror(exc: OSError) -> None:
-        notes.append(InputNote(str(exc.filename or root), "warning", f"cannot list the directory: {exc.strerror or exc}"))
+        notes.append(InputNote.of(str(exc.filename or root), "warning", "cannot_list", reason=exc.strerror or str(exc)))
 
     for dirpath, filenames in _walk_dirs(root, onerror):
         for f in filenames:
@@ -228,12 +228,12 @@ def _walk(root: Path, notes: list[InputNote]) -> Iterator[Source]:
             if not path.is_file():
                 continue
             if not os.access(path, os.R_OK):
-                notes.append(InputNote(str(path), "warning", "skipped: permission denied"))
+                notes.append(InputNote.of(str(path), "warning", "skipped_denied"))
                 continue
             found += 1
             yield _file_source(path, str(path))
     if not found:
-        notes.append(InputNote(str(root), "warning", "the directory holds no readable files"))
+        notes.append(InputNote.of(str(root), "warning", "no_files"))
 
 
 def _walk_dirs(root: Path, onerror) -> Iterator[tuple[str, list[str]]]:

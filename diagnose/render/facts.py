@@ -5,17 +5,30 @@ from .console import dumps_json, esc
 
 _COLOUR = {"ok": "green", "missing": "yellow", "denied": "magenta", "timeout": "red", "error": "red",
            "unparsed": "yellow"}
-LABELS = {"en": "Facts", "zh": "事实"}
+LABELS = {
+    "en": {"facts": "Facts", "ok": "ok", "missing": "missing", "denied": "denied", "timeout": "timeout",
+           "error": "error", "unparsed": "unparsed"},
+    "zh": {"facts": "事实", "ok": "正常", "missing": "缺失", "denied": "无权限", "timeout": "超时",
+           "error": "出错", "unparsed": "无法解析"},
+}
+
+
+def status_word(status: str, lang: str) -> str:
+    """A fact status (ok, missing, ...) in ``lang``."""
+    return LABELS.get(lang, LABELS["en"]).get(status, status)
 
 
 def print_facts(console, report, lang: str) -> None:
+    from rich.cells import cell_len
+
     origin, facts = report
-    console.print(f"[bold]{LABELS.get(lang, LABELS['en'])}[/bold] ({esc(origin)}): {len(facts)}")
+    console.print(f"[bold]{status_word('facts', lang)}[/bold] ({esc(origin)}): {len(facts)}")
     for f in facts:
         value = dumps_json(f.value, ensure_ascii=False) if f.ok else ""
         if len(value) > 160:
             value = value[:157] + "..."
-        line = f"[{_COLOUR.get(f.status, 'white')}]{f.status:8}[/] [bold]{esc(f.key)}[/bold]"
+        word = status_word(f.status, lang)
+        line = f"[{_COLOUR.get(f.status, 'white')}]{word}{' ' * max(0, 8 - cell_len(word))}[/] [bold]{esc(f.key)}[/bold]"
         if value:
             line += f" = {esc(value)}"
         line += f"  [dim]({esc(f.source)}; {f.duration_ms:.0f} ms)[/dim]"

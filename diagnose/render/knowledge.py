@@ -27,6 +27,13 @@ def label(key: str, lang: str) -> str:
     return LABELS.get(lang, LABELS["en"]).get(key, key)
 
 
+def severity(value: str, lang: str) -> str:
+    """critical / error / warning / info in ``lang`` (the words of check)."""
+    from .check_common import LABELS as CHECK_LABELS
+
+    return CHECK_LABELS.get(lang, CHECK_LABELS["en"]).get(f"severity.{value}", value)
+
+
 def _fix_order(fixes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(fixes, key=lambda f: 0 if f.get("kind") == "workaround" else 1)
 
@@ -34,7 +41,8 @@ def _fix_order(fixes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def print_problem(console, p, lang: str, titles: dict[str, str] | None = None, brief: bool = False) -> None:
     """Rich text of a problem. ``titles`` maps related/linked ids to their titles."""
     L = lambda k: label(k, lang)  # noqa: E731
-    console.print(f"[bold]{esc(t(p.title, lang))}[/bold]  [dim]{esc(p.id)} · {esc(p.family)} · {esc(p.severity)}[/dim]")
+    console.print(f"[bold]{esc(t(p.title, lang))}[/bold]  [dim]{esc(p.id)} · {esc(p.family)} · "
+                  f"{esc(severity(p.severity, lang))}[/dim]")
     console.print(esc(t(p.summary, lang)))
     console.print(f"[bold]{L('root_cause')}:[/bold] {esc(t(p.root_cause, lang))}")
     applies = []
@@ -69,7 +77,7 @@ def print_fixes(console, fixes: list[dict[str, Any]], lang: str, indent: str = "
 def problem_markdown(p, lang: str, heading: int = 2) -> str:
     L = lambda k: label(k, lang)  # noqa: E731
     h = "#" * heading
-    out = [f"{h} {t(p.title, lang)}", "", f"`{p.id}` · {p.family} · {p.severity}", "", t(p.summary, lang), "",
+    out = [f"{h} {t(p.title, lang)}", "", f"`{p.id}` · {p.family} · {severity(p.severity, lang)}", "", t(p.summary, lang), "",
            f"**{L('root_cause')}:** {t(p.root_cause, lang)}", ""]
     if p.versions or (p.hardware and p.hardware != ["any"]):
         parts = []

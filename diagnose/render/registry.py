@@ -28,6 +28,9 @@ def _text(print_fn: Callable[..., None]) -> Callable[[Any, Options], str]:
     def render_text(report: Any, opts: Options) -> str:
         from rich.console import Console
 
+        from .cjk import enable
+
+        enable()                       # Chinese breaks between characters, not only at spaces
         buf = io.StringIO()
         if opts.color:
             console = Console(file=buf, force_terminal=True, highlight=False, soft_wrap=False,

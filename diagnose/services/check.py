@@ -58,6 +58,6 @@ def check(machine: MachineSpec, *, only: Iterable[str] = (), skip: Iterable[str]
     rules = select(only, skip)
     started = time.perf_counter()
     facts = machine.facts(on_probe=on_probe)
-    compat, fix_of = check_knowledge(kb_path)
+    compat, fix_of = check_knowledge(kb_path, lang=lang)
     return build_report(facts, fail_on=fail_on, lang=lang, compat=compat, fix_of=fix_of, started=started,
                         rules=rules)

@@ -273,7 +273,7 @@ def sim_nodes(name: str) -> tuple[list[FleetNode], Any]:
 def write_sim_fleet(name: str, directory: str, overwrite: bool = False) -> list[str]:
     """``snapshot --sim-fleet NAME -o DIR``: every node's file (a corrupt node's truncated file; a dropped
     node none), mode 0600."""
-    from ..files import write_error, write_file
+    from ..files import write_error_texts, write_file
     from ..simfleet import generate, load_fleet
     from ..snapshot import write_snapshot
     from ..system import ProfileError
@@ -297,7 +297,7 @@ def write_sim_fleet(name: str, directory: str, overwrite: bool = False) -> list[
             else:
                 continue
         except OSError as exc:
-            raise InputError(write_error(path, exc, "--force")) from exc
+            raise InputError(write_error_texts(path, exc, "--force")) from exc
         written.append(path)
     return written
 
@@ -379,7 +379,7 @@ def fleet_check(paths: Iterable[str] = (), *, sim: str | None = None, expect_nod
         files = snapshot_files(paths)
         nodes = load_nodes(files)
         origin = ", ".join(paths)
-    compat, fix_of = check_knowledge(kb_path) if node_rules else (None, None)
+    compat, fix_of = check_knowledge(kb_path, lang=lang) if node_rules else (None, None)
     node_rules = with_problem_fixes(node_rules, fix_of)
     memo: dict[str, list] = {}
 

@@ -17,21 +17,25 @@ def _warn(msg: str) -> None:
     sys.stderr.write(f"ascend-doctor: warning: {msg}\n")
 
 
-def _notice() -> None:
-    sys.stderr.write("ascend-doctor: building the knowledge base (first run, or the knowledge changed); "
-                     "this takes a few seconds once\n")
+NOTICE = {"en": "ascend-doctor: building the knowledge base (first run, or the knowledge changed); "
+                "this takes a few seconds once",
+          "zh": "ascend-doctor：正在构建知识库（首次运行或知识有更新），只需几秒，仅此一次"}
+
+
+def _notice(lang: str = "en") -> None:
+    sys.stderr.write(f"{NOTICE.get(lang, NOTICE['en'])}\n")
     sys.stderr.flush()
 
 
 def open_kb(path: str | None = None, *, force: bool = False, warn: Callable[[str], None] = _warn,
-            notice: Callable[[], None] = _notice):
+            notice: Callable[[], None] | None = None, lang: str = "en"):
     """The KnowledgeBase at ``path`` (default: $ASCEND_DOCTOR_KB or the user cache). Knowledge that does
     not validate is a DoctorError (an internal one when only the shipped files are at fault)."""
     from ascend_doctor.kb.build import ForeignFileRefused, KnowledgeError
     from ascend_doctor.kb.query import KnowledgeBase
 
     try:
-        return KnowledgeBase(path, warn=warn, notice=notice, force=force)
+        return KnowledgeBase(path, warn=warn, notice=notice or (lambda: _notice(lang)), force=force)
     except KnowledgeError as exc:
         user = [i for i in exc.issues if "overlay" in i.file or not i.file.startswith("kb/")]
         message = (f"the knowledge files do not validate ({len(exc.issues)} problem(s)), first: {exc.issues[0]}; "
@@ -43,17 +47,16 @@ def open_kb(path: str | None = None, *, force: bool = False, warn: Callable[[str
         from ascend_doctor.kb.paths import default_db_path
 
         where = path or default_db_path()
-        raise DoctorError(f"cannot use the knowledge base at {where}: {exc.strerror or exc} "
-                          "(set ASCEND_DOCTOR_KB or --kb to a writable file)") from exc
+        raise DoctorError(key="kb_unusable", where=str(where), reason=exc.strerror or str(exc)) from exc
 
 
-def check_knowledge(path: str | None = None, warn: Callable[[str], None] = _warn):
+def check_knowledge(path: str | None = None, warn: Callable[[str], None] = _warn, lang: str = "en"):
     """What the check needs of the knowledge base: (compat, fix_of) where ``compat`` is
     ``KnowledgeBase.compat`` and ``fix_of(problem id)`` the problem's first fix summary; (None, None) with a
     warning when the knowledge base cannot be opened (the check still runs; rules that read compatibility
     matrices report ERROR)."""
     try:
-        kb = open_kb(path, warn=warn)
+        kb = open_kb(path, warn=warn, lang=lang)
     except DoctorError as exc:
         warn(f"{exc}; rules that read compatibility matrices report ERROR")
         return None, None

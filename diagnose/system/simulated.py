@@ -40,7 +40,11 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
 
 class ProfileError(Exception):
-    """A profile is unknown or its data is broken."""
+    """A profile is unknown or its data is broken (``known``: the profiles there are, when it is unknown)."""
+
+    def __init__(self, message: str, name: str = "", known: str = ""):
+        super().__init__(message)
+        self.name, self.known = name, known
 
 
 @dataclass
@@ -82,7 +86,7 @@ def load_profile(name: str, base: Path = PROFILES_DIR, _seen: tuple[str, ...] = 
     folder = base / name
     if not (folder / "profile.toml").is_file():
         known = ", ".join(list_profiles(base))
-        raise ProfileError(f"unknown profile {name!r} (known: {known})")
+        raise ProfileError(f"unknown profile {name!r} (known: {known})", name, known)
     if name in _seen:
         raise ProfileError(f"profile {name!r} extends itself")
     data = _read_toml(folder / "profile.toml")

@@ -25,11 +25,13 @@ def run(args) -> int:
 
     what = args.what.strip()
     if not what or len(what) > 200:
-        raise UsageError("give an error code, a problem id or a rule id")
+        raise UsageError(key="explain_what")
     with open_kb(args) as kb:
         found = explain(kb, what, family=args.family)
     if found.kind == "unknown" and args.format == "text":
-        hint = f"; nearest known codes: {', '.join(found.nearest)}" if found.nearest else ""
-        raise NotFound(f"unknown code or id '{what}'{hint} (try: ascend-doctor search '{what}')")
+        from ...services.errors import LABELS, message
+
+        hint = {lang: message("nearest", lang, codes=", ".join(found.nearest)) for lang in LABELS} if found.nearest else ""
+        raise NotFound(key="unknown_id", what=what, hint=hint)
     emit("explanation", found, args.format, lang=lang_of(args))
     return 1 if found.kind == "unknown" else 0

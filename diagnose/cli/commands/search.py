@@ -24,7 +24,7 @@ def run(args) -> int:
 
     query = " ".join(args.query).strip()
     if not query:
-        raise UsageError("search needs some words")
+        raise UsageError(key="search_words")
     if not 1 <= args.limit <= 1000:
         raise UsageError("--limit must be between 1 and 1000")
     kinds = ("problem", "code") if args.kind == "all" else (args.kind,)
