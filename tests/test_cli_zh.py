@@ -20,7 +20,9 @@ DATA_WORDS = {"the", "not", "and", "for", "from", "error", "failed", "found", "n
 
 #: English of the condition language and the probes that these outputs quote (compatibility rows, fleet
 #: notes, fact details: machine-speak not yet written in both languages), per command
-QUOTED = {"check": {"rows"}, "fleet": {"rows", "node", "has", "value", "net", "health"}, "explain": {"does"},
+#: ("Compatibility": npu-smi -t board's field, which a fix quotes)
+QUOTED = {"check": {"rows"}, "diagnose": {"Compatibility"},
+          "fleet": {"rows", "node", "has", "value", "net", "health"}, "explain": {"does"},
           "facts": {"does", "status", "show", "Chip", "Name"}, "kb": {"devices", "health"}}
 
 #: (``check --format oneline`` stays English: it is the line a scheduler stores, like JSON)
