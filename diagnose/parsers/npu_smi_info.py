@@ -49,11 +49,15 @@ def find_table_start(lines: list[str], start: int = 0) -> int | None:
     without them the first device row whose shape names its columns, see ``headerless_layout``), or None."""
     for i in range(start, len(lines)):
         s = lines[i].strip()
-        if TITLE.match(s) or HEADER_A5.match(s) or HEADER_CLASSIC.match(s):
+        if _title_or_header(s):
             return i
         if s.startswith("|") and headerless_layout(lines, i) is not None:
             return i
     return None
+
+
+def _title_or_header(line: str) -> bool:
+    return bool(TITLE.match(line) or HEADER_A5.match(line) or HEADER_CLASSIC.match(line))
 
 
 def headerless_layout(lines: list[str], i: int) -> tuple[str, dict[str, Any]] | None:
@@ -239,8 +243,7 @@ def parse(text: str) -> ParseResult:
     notes: list[str] = []
     tool = driver = None
     i = start
-    bare = headerless_layout(lines, i) if not (TITLE.match(lines[i].strip()) or HEADER_A5.match(lines[i].strip())
-                                                or HEADER_CLASSIC.match(lines[i].strip())) else None
+    bare = None if _title_or_header(lines[i].strip()) else headerless_layout(lines, i)
     if bare is not None:
         layout, shape = bare
         notes.append(f"no title or column header: the columns were read as the {layout} layout from the rows' "

@@ -61,10 +61,14 @@ def check_knowledge(path: str | None = None, warn: Callable[[str], None] = _warn
         warn(f"{exc}; rules that read compatibility matrices report ERROR")
         return None, None
 
-    def fix_of(problem_id: str):
-        p = kb.problem(problem_id)
-        return p.fixes[0]["summary"] if p and p.fixes else None
-    return kb.compat, fix_of
+    return kb.compat, lambda problem_id: first_fix(kb, problem_id)
+
+
+def first_fix(kb, problem_id: str):
+    """The summary ({"en": ..., "zh": ...}) of a problem's first fix, which a rule without a fix of its own
+    shows; None when the problem is unknown or has no fix."""
+    p = kb.problem(problem_id)
+    return p.fixes[0]["summary"] if p and p.fixes else None
 
 
 @dataclass
@@ -90,8 +94,7 @@ def explain(kb, what: str, family: str | None = None) -> Explanation:
             from ascend_doctor.rules.catalog import with_problem_fixes
 
             problem = kb.problem(rule.problem)
-            rule = with_problem_fixes([rule], lambda pid: problem.fixes[0]["summary"] if problem and problem.fixes
-                                      else None)[0]
+            rule = with_problem_fixes([rule], lambda pid: first_fix(kb, pid))[0]
             return Explanation("rule", what, rule=rule, sources=list(problem.sources) if problem else [])
     problem = kb.problem(what) or kb.problem(what.lower())
     if problem is not None:

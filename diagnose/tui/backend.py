@@ -41,12 +41,9 @@ class CheckRow:
 
 def run_check(kb, facts) -> list[CheckRow]:
     from ..services.check import build_report
+    from ..services.knowledge import first_fix
 
-    def fix_of(problem_id: str):
-        p = kb.problem(problem_id)
-        return p.fixes[0]["summary"] if p and p.fixes else None
-
-    report = build_report(facts, compat=kb.compat, fix_of=fix_of)
+    report = build_report(facts, compat=kb.compat, fix_of=lambda pid: first_fix(kb, pid))
     groups = {g.id: g.title for g in report.groups}
     order = {g.id: g.order for g in report.groups}
     commands = {g.id: g.fix_all_command for g in report.groups}
