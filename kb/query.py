@@ -111,6 +111,15 @@ class KnowledgeBase:
         rows = self._rows("SELECT value FROM kb_meta WHERE key = 'content_hash'")
         return rows[0]["value"] if rows else ""
 
+    def derived(self, key: str, build):
+        """A value computed from this knowledge once and kept for the life of this object (the database is
+        opened read-only, so nothing it is computed from changes): the matcher's compiled signatures and
+        indexes, built once for a TUI session or a batch of reports instead of for every report."""
+        memo = self.__dict__.setdefault("_derived", {})
+        if key not in memo:
+            memo[key] = build()
+        return memo[key]
+
     def __enter__(self) -> "KnowledgeBase":
         return self
 

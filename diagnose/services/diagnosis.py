@@ -41,7 +41,7 @@ def diagnose(kb, paths=(), text: str | None = None, facts=None, lang: str = "en"
     from ..evidence import read_evidence
     from ..matcher import Matcher
 
-    matcher = Matcher(kb)
+    matcher = kb.derived("matcher", lambda: Matcher(kb))
     ev = read_evidence(paths, text=text, signatures=matcher.patterns)
     merged = FactSet(origin=getattr(facts, "origin", "") or "text")
     stated = FactSet(origin="text")
