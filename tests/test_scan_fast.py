@@ -1,0 +1,228 @@
+"""The scan's fast paths (line memos, plog blocks read in bulk, progress bars) give exactly what reading
+every line holding a trigger on its own gives (``scan.FAST = False``, the plain path): the same Evidence
+and the same findings, on every test case, every fixture and generated logs made to trip them."""
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from ascend_doctor.diagnose.evidence import SignaturePattern, read_evidence
+from ascend_doctor.diagnose.evidence import parallel
+from ascend_doctor.diagnose.evidence import reader as reader_mod
+from ascend_doctor.diagnose.evidence import scan as scan_mod
+
+from .conftest import FIXTURES, ROOT
+
+CASES = sorted((ROOT / "tests" / "diagnosis_cases" / "dev").glob("*.toml"))
+FIXTURE_FILES = sorted(p for p in FIXTURES.rglob("*") if p.is_file() and p.suffix not in (".toml", ".sqlite"))
+
+
+def dump(ev) -> str:
+    return json.dumps({
+        "lines": [[ln.source, ln.line, ln.text, ln.raw, ln.order, ln.time, sorted(ln.kinds), ln.codes, ln.signatures,
+                   ln.count, sorted(ln.ranks)] for ln in ev.lines],
+        "codes": [vars(c) for c in ev.codes], "stalls": [vars(s) for s in ev.stalls],
+        "notes": [vars(n) for n in ev.notes], "causes": [c.order for c in ev.causes], "heads": ev.heads,
+        "inputs": ev.inputs, "bytes": ev.bytes_read, "lines_read": ev.lines_read,
+        "facts": [(f.key, str(f.value), f.source) for f in ev.facts], "prose": ev.prose, "title": ev.title,
+    }, sort_keys=True, default=str)
+
+
+def findings(d) -> str:
+    def line(ln):
+        return ln and [ln.source, ln.line, ln.text, ln.order, ln.time, ln.count]
+    return json.dumps({
+        "findings": [[f.id, f.score, [(s.kind, s.source, s.line, s.text, s.count, s.ranks, s.time, s.order)
+                                      for s in f.support], f.parts] for f in d.findings],
+        "codes": [[c.code, c.family, c.count, c.line, c.text] for c in d.codes], "decisive": line(d.decisive),
+        "first": [line(ln) for ln in d.first_errors], "causes": [line(ln) for ln in d.causes],
+        "stalls": [vars(s) for s in d.stalls], "read": [d.bytes_read, d.lines_read]}, default=str)
+
+
+def both(monkeypatch, run):
+    """``run()`` on the plain path, then on the fast one."""
+    monkeypatch.setattr(scan_mod, "FAST", False)
+    plain = run()
+    monkeypatch.setattr(scan_mod, "FAST", True)
+    return plain, run()
+
+
+@pytest.fixture(scope="module")
+def kb():
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    with KnowledgeBase() as k:
+        yield k
+
+
+def test_every_case_and_fixture_gives_the_plain_findings(kb, monkeypatch):
+    from ascend_doctor.diagnose import evidence, matcher
+    from ascend_doctor.diagnose.services.diagnosis import diagnose
+    from ascend_doctor.kb.toml import tomllib
+
+    shared = matcher.Matcher(kb)       # built once (its indexes take a second): both paths use the same one
+    monkeypatch.setattr(matcher, "Matcher", lambda _kb: shared)
+    seen = []
+    real = evidence.read_evidence
+    monkeypatch.setattr(evidence, "read_evidence", lambda *a, **k: seen.append(real(*a, **k)) or seen[-1])
+
+    def run(**kw):
+        d = diagnose(kb, **kw)
+        return findings(d), dump(seen[-1])
+
+    assert len(CASES) >= 100 and len(FIXTURE_FILES) >= 50
+    for case in CASES:
+        text = tomllib.loads(case.read_text(encoding="utf-8"))["input"]
+        plain, fast = both(monkeypatch, lambda: run(text=text))
+        assert fast == plain, case.name
+    for path in FIXTURE_FILES:
+        plain, fast = both(monkeypatch, lambda: run(paths=[str(path)]))
+        assert fast == plain, path
+
+
+# -- generated logs made to trip the fast paths -------------------------------------------------------------
+#: signatures as the KB writes them, and some that look where a memo must not assume nothing looks: the plog
+#: header's pid and time (by regex, and by a literal that holds digits of a header)
+SIGS = [
+    SignaturePattern("hccl#1", "wait socket establish timeout", r"\[Wait\]\[LinkEstablish\]wait socket establish timeout"),
+    SignaturePattern("bus#1", "Bus error", r"\bBus error(?: \(core dumped\))?\s*$"),
+    SignaturePattern("health#1", "Health Status", r"^\s*Health Status\s*:\s*(?:Warning|Alarm|Critical)\b"),
+    SignaturePattern("oom#1", "NPU out of memory", r"NPU out of memory\. Tried to allocate [0-9.]+ [KMGT]?i?B\b"),
+    SignaturePattern("code#1", "error code is 507033", r"error code is 507033\b"),
+    SignaturePattern("hdr#1", "socket close", r"HCCL\(1\d+,python3\):2025-08-20-10:0"),
+    SignaturePattern("hdr#2", "not supported", r"python3?\):\d{4}-0[1-6]-[0-2]"),
+    SignaturePattern("hdr#3", "query failed", r"(?<=:0\d\.\d{3}\.\d{3} )\[device"),
+    SignaturePattern("lit#1", "1,python3):2025", None),
+    SignaturePattern("lit#2", "-10:0", None),
+    SignaturePattern("lit#3", "3):20", None),
+    SignaturePattern("rank#1", "rank 3 failed", r"rank 3 failed"),
+]
+LEVELS = ["ERROR", "ERROR", "ERROR", "INFO", "WARNING", "EVENT", "DEBUG"]
+MODS = ["HCCL", "RUNTIME", "GE", "TDT", "DRV", "ASCENDCL"]
+PNAMES = ["python3", "python3", "python", "hccl_test 2", "", "(x", "rank=3"]
+BODIES = [
+    "socket close, fd[{n}], error code is 0",
+    "socket close, fd[{n}], error code is {n}",
+    "TsdCapabilityGet: capability {d} not supported on this chip",
+    "GetDeviceCapability: feature {d} query failed, use default",
+    "Bus error handler registered for channel {d}",
+    "Bus error",
+    "wait socket establish timeout is set to 120 s",
+    "[Wait][LinkEstablish]wait socket establish timeout, role[1] rank[{d}] timeout[120]",
+    "Health Status : OK, device {d}",
+    "aclnnMatmul failed, error code is 561003",
+    "HcclAllReduce is failed. ret[{d}]",
+    "EZ9999: Inner Error! rank 3 failed",
+    "ERR00100x not a code, ERR02200 DIST call hccl api failed",
+    "error code is 507033 on rank {d}",
+    "NPU out of memory. Tried to allocate 3.47 GiB",
+    "stream_id={n}, priority=0 ok",
+    "tuple (1234, {d}) and ({pid},python3):2025-08-20-10:00:00.000.000 inside",
+    "Possible Cause: the last training process is running",
+    "0 errors, {n} warnings",
+    "ret is -8005 dcmi",
+    "fault event 0x80E01801 alarm",
+    "进程 失败 错误码: 507033",
+    "Loading safetensors checkpoint shards: {p}% Completed | {d}/9 [00:01<?, ?it/s]",
+    "a\rb error\rc",
+    "\x1b[31mred error\x1b[0m",
+    "rank={d} failed here",
+    "long " + "x" * 1990 + " error code is 561000",
+]
+OTHER = [
+    "(VllmWorker rank={d} pid={pid}) INFO 08-20 10:{m:02d}:{s:02d} [worker.py:233] Defaulting to out of memory guard of {n} MiB",
+    "(APIServer pid=1) INFO 08-20 10:{m:02d}:{s:02d} [utils.py:326] non-default args: {{'model': 'x', 'n': {n}}}",
+    "[rank{d}]: RuntimeError: call aclnnMoeDistributeDispatchV4 failed, error code is 56100{d}",
+    "Capturing CUDA graphs (decode, FULL): {p}%|#####     | {d}/9 [00:0{d}<00:00, 1.{n}it/s]",
+    "Capturing CUDA graphs (decode, FULL): 10%|#     | 1/9 [00:01<00:09, 1.0it/s]\rCapturing CUDA graphs (decode, FULL): {p}%|#####     | {d}/9 [00:0{d}<00:00, 1.{n}it/s]",
+    "Traceback (most recent call last):",
+    "INFO all good {n}",
+    "WARNING 0 errors",
+    "",
+    "{{'loss': 1.{n}, 'grad_norm': 0.{n}}}",
+]
+
+
+def _ts(rnd: random.Random, t: int) -> str:
+    mo, d, h = "08", "20", "10"
+    x = rnd.random()
+    if x < 0.02:
+        mo = "13"
+    elif x < 0.04:
+        h = "25"
+    elif x < 0.05:
+        return f"1999-{mo}-{d}-{h}:00:00.000.000"
+    elif x < 0.06:
+        return f"2025-{mo}-{d}-{h}:00:00.0001.000"
+    elif x < 0.07:
+        return f"2025-{mo}-{d}-{h}:00:00.00.000"
+    elif x < 0.08:
+        mo = "01"        # another year's January: sorts before August without the year
+    return f"2025-{mo}-{d}-{h}:{t // 60 % 60:02d}:{t % 60:02d}.{rnd.randrange(1000):03d}.{rnd.randrange(1000):03d}"
+
+
+def plog(rnd: random.Random, lines: int, pids: list[int], ordered: bool, other: float) -> str:
+    out = []
+    t = rnd.randrange(3600)
+    for _ in range(lines):
+        t = t + rnd.randrange(3) if ordered else rnd.randrange(3600)
+        args = dict(n=rnd.randrange(5), d=rnd.randrange(4), p=rnd.choice([0, 50, 100]), pid=rnd.choice(pids),
+                    m=rnd.randrange(60), s=rnd.randrange(60))
+        if rnd.random() < other:
+            out.append(rnd.choice(OTHER).format(**args))
+            continue
+        body = rnd.choice(BODIES).format(**args)
+        tid = rnd.choice(["[7]", "[123]", "12", "[tid:9]", ""])
+        out.append(f"[{rnd.choice(LEVELS)}] {rnd.choice(MODS)}({rnd.choice(pids)},{rnd.choice(PNAMES)}):{_ts(rnd, t)} "
+                   f"[x.cc:{rnd.randrange(3)}]{tid} {body}")
+    return "\n".join(out) + ("\n" if rnd.random() < 0.8 else "")
+
+
+def _evidence(paths, jobs=1):
+    return read_evidence(paths, signatures=SIGS, jobs=jobs)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_generated_logs_give_the_plain_evidence(tmp_path, monkeypatch, seed):
+    rnd = random.Random(seed)
+    monkeypatch.setattr(reader_mod, "BLOCK", rnd.choice([97, 1000, 4096, 1 << 16]))
+    if seed % 3 == 1:
+        monkeypatch.setattr(scan_mod, "MAX_GENERIC_HITS", rnd.randrange(20, 400))
+    if seed % 4 == 2:
+        monkeypatch.setattr(scan_mod, "MAX_DISTINCT", rnd.randrange(5, 60))
+    one = [rnd.randrange(100, 99999)]
+    many = one + [rnd.randrange(10, 999999) for _ in range(3)]
+    paths = []
+    for i in range(3):
+        p = tmp_path / f"plog-{i}.log"
+        p.write_text(plog(rnd, rnd.randrange(200, 2500), one if i != 1 else many, ordered=seed % 2 == 0,
+                          other=rnd.choice([0.0, 0.05, 0.3])), encoding="utf-8")
+        paths.append(str(p))
+    plain, fast = both(monkeypatch, lambda: _evidence(paths))
+    assert dump(fast) == dump(plain)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_generated_folders_give_the_plain_evidence(tmp_path, monkeypatch, seed):
+    rnd = random.Random(100 + seed)
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+    if seed == 1:
+        monkeypatch.setattr(scan_mod, "MAX_GENERIC_HITS", 300)
+    for i in range(rnd.randrange(20, 60)):
+        sub = tmp_path / "plog" / ("plog" if i % 2 else f"device-{i % 3}")
+        sub.mkdir(parents=True, exist_ok=True)
+        pid = rnd.randrange(10, 99999)
+        (sub / f"plog-{pid}_{i}.log").write_text(plog(rnd, rnd.randrange(0, 120), [pid], True, 0.05), encoding="utf-8")
+    for jobs in (1, 2):
+        plain, fast = both(monkeypatch, lambda: _evidence([str(tmp_path / "plog")], jobs=jobs))
+        assert dump(fast) == dump(plain), jobs
+
+
+def test_the_generated_logs_reach_the_fast_paths(tmp_path):
+    """The generated logs are plog files whose lines repeat but for their time and pid (else the tests above
+    would prove nothing)."""
+    text = plog(random.Random(3), 2000, [1234], ordered=True, other=0.05)
+    assert len(re.findall(r"\):20\d\d-", text)) > 1500
