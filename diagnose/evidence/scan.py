@@ -23,6 +23,8 @@ from .prefilter import Prefilter
 from .reader import Reader
 from .sources import Source
 from .stalls import PROGRESS_TRIGGERS, BarLines, StallTracker
+from .memo import ShapeMemo
+from .uniform import TO_ZERO
 from .verdict import (ERROR, ERROR_LINE, MAX_KEEP, PROGRESS, PROGRESS_SET, REGEX_WINDOW, Classifier, Verdict,
                       cannot_be_error, is_error_line)
 
@@ -57,6 +59,7 @@ class Scanner:
         self._prefilter = Prefilter([*self.kind_of, *CODE_PREFIXES])
         self._specific: Prefilter | None = None
         self._apart: dict[int, frozenset[int]] = {}
+        self._memos: dict[int, ShapeMemo] = {}
 
     def signature_hits(self, full: str, trigs: set[bytes]) -> list[str]:
         return self.classifier.signature_hits(full, trigs)
@@ -154,21 +157,41 @@ class Scanner:
         if starts:
             self._confirm_codes(buf, end, starts)
         if bars:
-            for ls in self.bars.starts(buf, end, bars):
+            for ls in (self.bars.starts(buf, end, bars) if self.fast else _line_starts(buf, bars)):
                 starts.setdefault(ls, set()).add(PROGRESS_TRIGGERS[0])
         if not starts:
             return lineno + buf.count(b"\n", 0, end) + (0 if end and buf[end - 1] == 10 else 1)
+        memo = self._memo(cur) if self.fast else None
+        view = memoryview(buf)
         prev = 0
         for s in sorted(starts):
             lineno += buf.count(b"\n", prev, s)
             prev = s
             e = buf.find(b"\n", s, end)
-            raw_b = buf[s:e if e >= 0 else end]
-            self._line(raw_b, starts[s], name, lineno, st)
+            if e < 0:
+                e = end
+            if memo is None or e - s > MAX_KEEP:
+                self._line(buf[s:e], starts[s], name, lineno, st)
+                continue
+            raw_b = bytes(view[s:e])
+            key = raw_b.translate(TO_ZERO)
+            v = memo.get(key)
+            if v is None:
+                trigs = starts[s]
+                v = self.classifier.classify(raw_b, trigs)
+                memo.learn(raw_b, key, trigs, v)
+            self._apply(v, raw_b, name, lineno, st)
+        view.release()
         lineno += buf.count(b"\n", prev, end)
         if not (end and buf[end - 1] == 10):
             lineno += 1
         return lineno
+
+    def _memo(self, pf: Prefilter) -> ShapeMemo:
+        memo = self._memos.get(id(pf))
+        if memo is None:
+            memo = self._memos[id(pf)] = ShapeMemo(self.classifier, pf.triggers)
+        return memo
 
     def _progress_idx(self, pf: Prefilter) -> frozenset[int]:
         idx = self._apart.get(id(pf))
@@ -248,6 +271,16 @@ class Scanner:
                 st.codes[ck] = CodeHit(fam, code, name, lineno, cleaned[:300], 1, st.order)
             else:
                 hit.count += 1
+
+
+def _line_starts(buf: bytearray, offsets: list[int]) -> list[int]:
+    """The start of the line of each offset (sorted), each line once."""
+    out: list[int] = []
+    for pos in offsets:
+        ls = buf.rfind(b"\n", 0, pos) + 1
+        if not out or out[-1] != ls:
+            out.append(ls)
+    return out
 
 
 class _State:

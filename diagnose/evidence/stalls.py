@@ -32,9 +32,10 @@ PROGRESS_TRIGGERS = (b"%|", b"% Completed")
 
 BAR = re.compile(
     r"(?P<pct>\d{1,3})%\s*(?:Completed\s*)?\|(?:[^|\r\n]{0,400}\|)?\s*(?P<done>\d+)/(?P<total>\d+)\s*\[")
-#: (after a newline) a line that is not an update: no "/" after its first "%", or no "[" after that "/"
-#: (``StallTracker.note`` ignores it; it quotes a percentage, like a logger's "45% Completed | 73/163")
-NOT_UPDATE = re.compile(rb"\n[^%\r\n]*%[^/\r\n]*(?:/[^\[\r\n]*)?\r?(?=\n|\Z)")
+#: (after a newline) a line holding a progress literal that is not an update: no "/" after its first "%", or no
+#: "[" after that "/" (``StallTracker.note`` ignores it; it quotes a percentage, like a logger's "45% Completed |
+#: 73/163"); a line without a literal is not one (BarLines counts these lines against the literals)
+NOT_UPDATE = re.compile(rb"\n[^%\r\n]*%(?=\|| Completed|[^\n]*(?:%\||% Completed))[^/\r\n]*(?:/[^\[\r\n]*)?\r?(?=\n|\Z)")
 #: what a description may end with before the percentage
 DESC_TAIL = re.compile(r"[\s:|]+$")
 MAX_BARS = 1000            # distinct bars tracked per input (a pathological log cannot grow memory)
@@ -175,6 +176,8 @@ class BarLines:
         i = len(bars) - 1
         stop = max(-1, i - self.MAX_WALK)
         not_updates = False
+        check = 1               # the count is checked when 1, 2, 4 and 8 bars are found: a block of a few bars
+                                # stops its walk there
         while i > stop and len(found) < self.MAX_BARS:
             ls = buf.rfind(b"\n", 0, bars[i]) + 1
             i -= 1
@@ -189,19 +192,12 @@ class BarLines:
             _body, member, member_cr = self._one[key]
             found[key] = ls
             members.append(member_cr if cr else member)
-        if found or whole:
-            n = counted
-            if found:
-                lines, first_line = self._count_regex(tuple(sorted(found)), cr)
-                n += len(lines.findall(buf, max(0, first - 1), end))
-                if first == 0 and first_line.match(buf, 0, end):
-                    n += 1
-            if not_updates:
-                n += len(NOT_UPDATE.findall(buf, max(0, first - 1), end))
-                if first == 0 and _NOT_UPDATE_FIRST.match(buf, 0, end):
-                    n += 1
-            if n == len(bars):
-                return sorted([*found.values(), *whole])
+            if len(found) == check and check <= 8:
+                check *= 2
+                if self._counted(buf, first, end, found, cr, counted, not_updates) == len(bars):
+                    return sorted([*found.values(), *whole])
+        if (found or whole) and self._counted(buf, first, end, found, cr, counted, not_updates) == len(bars):
+            return sorted([*found.values(), *whole])
         out = []
         le = -1
         for pos in bars:
@@ -213,6 +209,22 @@ class BarLines:
                 le = end
             out.append(ls)
         return out
+
+    def _counted(self, buf: bytearray, first: int, end: int, found: dict, cr: bool, counted: int,
+                 not_updates: bool) -> int:
+        """Progress literals in ``buf[first:end]`` that sit on a line of a bar of ``found``, on a CR line
+        (``counted`` of them) or, when ``not_updates``, on a line that is not an update."""
+        n = counted
+        if found:
+            lines, first_line = self._count_regex(tuple(sorted(found)), cr)
+            n += len(lines.findall(buf, max(0, first - 1), end))
+            if first == 0 and first_line.match(buf, 0, end):
+                n += 1
+        if not_updates:
+            n += len(NOT_UPDATE.findall(buf, max(0, first - 1), end))
+            if first == 0 and _NOT_UPDATE_FIRST.match(buf, 0, end):
+                n += 1
+        return n
 
     def _key(self, buf: bytearray, ls: int, end: int, pos: int) -> tuple | None:
         """The bar whose progress literal is at ``pos`` (line starting at ``ls``), its regexes made and
