@@ -107,3 +107,12 @@ def possible(shape: str) -> bool:
         if HCCL_CONTEXT.search(shape) and (HCCL_RET.search(shape) or HCCL_CODE.search(shape)):
             return True
     return bool(("0x" in shape or "0X" in shape) and EVENT_CONTEXT.search(shape) and FAULT_EVENT.search(shape))
+
+
+def spans(shape: str) -> list[tuple[int, int]]:
+    """Where a code could be on the lines of this shape: the spans of every match of ``extract``'s
+    patterns, relaxed as in ``possible`` (none of the gates applied)."""
+    out = []
+    for rx in (TORCH_NPU, CANN, CANN_LOWER, SIX_DIGIT, _DCMI_ANY, HCCL_RET, HCCL_CODE, FAULT_EVENT):
+        out.extend(m.span() for m in rx.finditer(shape))
+    return out

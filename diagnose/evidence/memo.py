@@ -1,64 +1,149 @@
-"""Verdicts remembered by the shape of their line, for lines that end in nothing.
+"""What the lines of one shape are, learnt from the first line of that shape, and when that is sure.
 
-Most lines that hold a trigger keep nothing (``Defaulting to ...``, a benign plog line once the error
-words are off) and repeat with other numbers in them. A line whose verdict is "nothing" is remembered
-by its shape (uniform.py: its digits written 0) when every signal that could tell its digits apart
-provably cannot:
+Lines that hold a trigger repeat with other numbers in them: a benign plog line with another time,
+pid and thread, ``Defaulting to ...`` with another time. The scanner reads a block by the shapes of
+its lines (uniform.py: digits written 0) and reads a line itself only when this memo cannot say what
+it is. A shape is learnt from its first line, as one of:
 
-- the triggers: no trigger holding a digit can sit on a line of this shape (so every line of the shape
-  holds the same triggers);
-- the signature regexes of its signature triggers are digit-uniform (a broken one never matches);
-- an error word: ``cannot_be_error`` holds (digit-uniform);
-- no line of the shape can hold a code (``codes.possible``);
-- no cause header, no progress bar (those keep something), and the line fits in MAX_KEEP bytes (so no
-  window of a long line depends on where its digits are).
-
-Then every line of that shape gets the same verdict, and the scanner counts it without reading it.
+- NOTHING: every line of the shape ends in nothing, counting ``gh`` error-word hits. Sure when every
+  signal that could tell the lines' digits apart provably cannot: no trigger holding a digit can sit on
+  a line of the shape (so all hold the same triggers); when there are triggers, their signature
+  regexes are digit-uniform (a broken one never matches), an error word is ruled out by
+  ``cannot_be_error`` (digit-uniform), no line of the shape can hold a code (``codes.possible``), and
+  there is no cause header or progress bar (those keep something);
+- PROGRESS: every line of the shape is a progress bar and nothing else (same triggers, as above);
+- EXACT: lines are told apart by their digits after the first ``h`` (``h`` = 0: the line itself). For
+  a plog line, ``h`` counts the digits of its header (pid, time, source line, thread), which cleaning
+  removes; a LineEntry for each remaining digit string says what those lines are (their verdict, rank
+  and where their time sits), when checks on the first such line show that the header's digits reach
+  no signal (see ``ShapeMemo.line``); otherwise each of those lines is read;
+- ONEBYONE: each line is read (longer than MAX_KEEP: a window of a long line depends on where its
+  digits are).
 """
 from __future__ import annotations
 
-from typing import Iterable
+import re
 
 import ahocorasick_rs
 
+from . import clean as cl
 from . import codes as codes_mod
 from .model import SIGNATURE
+from .prefilter import Prefilter
 from .uniform import shape, uniform
-from .verdict import ERROR, MAX_KEEP, Classifier, Verdict, cannot_be_error
+from .stalls import PROGRESS_TRIGGERS
+from .verdict import ERROR, MAX_KEEP, PROGRESS_SET, Classifier, Verdict, cannot_be_error
 
-MAX_SHAPES = 100000         # shapes remembered; then the memory is emptied and filled again
+NOTHING, PROGRESS_ONLY, EXACT, ONEBYONE = "nothing", "progress", "exact", "one-by-one"
+MAX_SHAPES = 50000          # shapes remembered; then the memory is emptied and filled again
+MAX_LINES = 200000          # line entries remembered, all shapes together; likewise
 
-_UNSURE = Verdict()         # marks a shape whose lines must each be read
+#: a plog header on a shape (``[ERROR] HCCL(00000,python0):0000-00-00-00:00:00.000.000``): its time
+PLOG_HEAD = re.compile(r"^\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s+\w+\(\d+,[^)\n]*\):"
+                       r"(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})")
+#: clean.line_time's plog pattern with its literal digits (19|20) as a class, for shapes
+TIME_ANY = re.compile(r"\d\d\d\d-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
+#: bytes.translate: keep only the ASCII digits
+NOT_DIGITS = bytes(c for c in range(256) if not 48 <= c <= 57)
+
+
+class ShapeEntry:
+    __slots__ = ("kind", "gh", "h", "ts", "lines")
+
+    def __init__(self, kind: str, gh: int = 0, h: int = 0, ts: int = -1):
+        self.kind, self.gh, self.h, self.ts = kind, gh, h, ts
+        self.lines: dict[bytes, LineEntry] = {}
+
+
+class LineEntry:
+    """What the lines of one shape and one digit string after the header are: ``v``, ``rank``, and their
+    time: ``time`` (``ts`` < 0) or the 20 digits of a plog time at ``ts`` in the line's digits."""
+    __slots__ = ("v", "rank", "time", "ts")
+
+    def __init__(self, v: Verdict | None, rank: str = "", time: str = "", ts: int = -1):
+        self.v, self.rank, self.time, self.ts = v, rank, time, ts
+
+
+UNSURE = LineEntry(None)
+
+
+def plog_time(digits: bytes, at: int) -> str | None:
+    """clean.line_time of a plog line whose time's 20 digits sit at ``at`` in its digits, or None when
+    that time is not a valid one (line_time then looks elsewhere on the line)."""
+    d = digits[at:at + 20].decode("ascii")
+    mo, dd, hh = d[4:6], d[6:8], d[8:10]
+    if d[:2] not in ("19", "20") or not ("01" <= mo <= "12" and "01" <= dd <= "31" and hh <= "23"):
+        return None
+    return f"{mo}-{dd} {hh}:{d[10:12]}:{d[12:14]}.{d[14:20]}"
 
 
 class ShapeMemo:
-    """Shape of a line -> its verdict, for the shapes whose lines all end in nothing (see the module doc);
-    made for one automaton (``triggers``: the literals it finds)."""
+    """Shape -> ShapeEntry for one automaton (the triggers of a prefilter)."""
 
-    def __init__(self, classifier: Classifier, triggers: Iterable[bytes]):
+    def __init__(self, classifier: Classifier, pf: Prefilter, code_prefixes: frozenset[bytes]):
         self._cl = classifier
-        self._verdicts: dict[bytes, Verdict] = {}
-        digits = sorted({shape(t) for t in triggers if any(48 <= c <= 57 for c in t)})
+        self._pf = pf
+        self._code_prefixes = code_prefixes
+        self._shapes: dict[bytes, ShapeEntry] = {}
+        self._n_lines = 0
+        digits = sorted({shape(t) for t in pf.triggers if any(48 <= c <= 57 for c in t)})
         self._digit_triggers = ahocorasick_rs.BytesAhoCorasick(digits) if digits else None
         self._uniform: dict[str, bool] = {}
+        self.get = self._shapes.get
 
-    def get(self, key: bytes) -> Verdict | None:
-        """The verdict of every line whose shape is ``key``, or None."""
-        v = self._verdicts.get(key)
-        return None if v is _UNSURE else v
+    def __len__(self) -> int:
+        return len(self._shapes)
 
-    def learn(self, raw_b: bytes, key: bytes, trigs: set[bytes], v: Verdict) -> None:
-        """Remember ``v``, the verdict of ``raw_b`` (whose shape is ``key`` and triggers ``trigs``), for
-        every line of that shape when it provably holds for all of them."""
-        if len(self._verdicts) >= MAX_SHAPES:
-            self._verdicts.clear()
-        self._verdicts[key] = v if self._holds_for_shape(raw_b, key, trigs, v) else _UNSURE
+    def missing(self, keys: list[bytes]) -> set[bytes]:
+        """The shapes among ``keys`` not learnt yet."""
+        return set(keys).difference(self._shapes.keys())
 
-    def _holds_for_shape(self, raw_b: bytes, key: bytes, trigs: set[bytes], v: Verdict) -> bool:
-        if v.kinds or v.notes or len(raw_b) > MAX_KEEP:
-            return False
-        if self._digit_triggers is not None and self._digit_triggers.find_matches_as_indexes(key):
-            return False
+    # -- the triggers of one line ------------------------------------------------------------------
+    def trigs(self, line: bytes) -> set[bytes]:
+        """The triggers on ``line`` as the block search gives them: a CANN / torch_npu code prefix only as
+        ``b""`` when a code is really there, the progress literals as one."""
+        pf = self._pf
+        found = {pf.triggers[i] for i, _s, _e in pf.matches(line)}
+        if not found.isdisjoint(self._code_prefixes):
+            found -= self._code_prefixes
+            if codes_mod.BLOCK_RE.search(line):
+                found.add(b"")
+        if not found.isdisjoint(PROGRESS_SET):
+            found -= PROGRESS_SET
+            found.add(PROGRESS_TRIGGERS[0])
+        return found
+
+    # -- shapes -------------------------------------------------------------------------------------
+    def learn(self, line: bytes, key: bytes) -> ShapeEntry:
+        """The entry of shape ``key``, learnt from ``line`` (of that shape)."""
+        if len(self._shapes) >= MAX_SHAPES:
+            self._shapes.clear()
+            self._n_lines = 0
+        e = self._shapes[key] = self._entry(line, key)
+        return e
+
+    def _entry(self, line: bytes, key: bytes) -> ShapeEntry:
+        if len(line) > MAX_KEEP:
+            return ShapeEntry(ONEBYONE)
+        # without a trigger holding a digit on the shape, every line of it holds the same triggers
+        if self._digit_triggers is None or not self._digit_triggers.find_matches_as_indexes(key):
+            trigs = self.trigs(line)
+            if not trigs:
+                return ShapeEntry(NOTHING)
+            if trigs <= PROGRESS_SET:
+                return ShapeEntry(PROGRESS_ONLY)
+            v = self._cl.classify(line, trigs)
+            if not v.kinds and not v.notes and self._nothing_for_all(line, key, trigs):
+                return ShapeEntry(NOTHING, gh=v.gh)
+        text = key.decode("utf-8", "replace")
+        m = PLOG_HEAD.match(text)
+        if m and line[:m.end()].isascii():
+            head = cl.HEADERS[0].match(text)
+            if head:
+                return ShapeEntry(EXACT, h=text.count("0", 0, head.end()), ts=text.count("0", 0, m.start(1)))
+        return ShapeEntry(EXACT)
+
+    def _nothing_for_all(self, line: bytes, key: bytes, trigs: set[bytes]) -> bool:
         kind_of = self._cl.kind_of
         for t in trigs:
             kind = kind_of.get(t)
@@ -66,7 +151,7 @@ class ShapeMemo:
                 if not all(self._uniform_regex(sp) for sp in self._cl.by_literal[t]):
                     return False
             elif kind == ERROR:
-                if not cannot_be_error(raw_b):
+                if not cannot_be_error(line):
                     return False
         return not codes_mod.possible(key.decode("utf-8", "replace"))
 
@@ -76,3 +161,56 @@ class ShapeMemo:
             rx = sp.regex
             ok = self._uniform[sp.id] = rx is None or uniform(rx)
         return ok
+
+    # -- lines of an EXACT shape ---------------------------------------------------------------------
+    def line(self, e: ShapeEntry, line: bytes, key: bytes, digits: bytes) -> LineEntry:
+        """The entry of the lines of shape ``key`` (entry ``e``) whose digits after the first ``e.h`` are
+        those of ``line`` (``digits``: its digits), learnt from ``line``."""
+        if self._n_lines >= MAX_LINES:
+            for s in self._shapes.values():
+                s.lines.clear()
+            self._n_lines = 0
+        self._n_lines += 1
+        le = e.lines[digits[e.h:]] = self._line_entry(e, line, key, digits)
+        return le
+
+    def _line_entry(self, e: ShapeEntry, line: bytes, key: bytes, digits: bytes) -> LineEntry:
+        trigs = self.trigs(line)
+        v = self._cl.classify(line, trigs) if trigs else Verdict()
+        text = line.decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP]
+        if e.h == 0:        # the line itself: every line of the entry is this one
+            return LineEntry(v, cl.rank_of(text), cl.line_time(text))
+        # the lines differ from this one in the first h digits (its header's): those must reach no signal
+        at = [i for i, c in enumerate(key) if c == 48][:e.h]
+        if not at or not line[:at[-1] + 1].isascii():
+            return UNSURE
+        varying = set(at)
+
+        def reaches(spans) -> bool:
+            return any(not varying.isdisjoint(range(s, t)) for s, t in spans)
+
+        if self._digit_triggers is not None and reaches(
+                (s, t) for _i, s, t in self._digit_triggers.find_matches_as_indexes(key, overlapping=True)):
+            return UNSURE
+        stext = key.decode("ascii", "replace")
+        if trigs and reaches(codes_mod.spans(stext)):
+            return UNSURE
+        for t in trigs:
+            if self._cl.kind_of.get(t) == SIGNATURE and not all(self._uniform_regex(sp) for sp in self._cl.by_literal[t]):
+                return UNSURE
+        # its time is the header's, and no other digits could put a plog time before it
+        m = TIME_ANY.search(stext[:120])
+        if m is None or stext.count("0", 0, m.start()) != e.ts or cl.line_time(text) != plog_time(digits, e.ts):
+            return UNSURE
+        # the same verdict and rank with other digits there (what a digit-uniform signal copies shows)
+        other = bytearray(line)
+        for i in at:
+            other[i] = 48 + (other[i] - 47) % 10
+        other_b = bytes(other)
+        other_trigs = self.trigs(other_b)
+        other_text = other_b.decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP]
+        rank = cl.rank_of(text)
+        if other_trigs != trigs or rank != cl.rank_of(other_text) or \
+                not (self._cl.classify(other_b, other_trigs) if other_trigs else Verdict()).same(v):
+            return UNSURE
+        return LineEntry(v, rank, ts=e.ts)

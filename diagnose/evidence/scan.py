@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections import Counter
 from typing import Iterable
 
 from . import clean as cl
@@ -23,7 +24,7 @@ from .prefilter import Prefilter
 from .reader import Reader
 from .sources import Source
 from .stalls import PROGRESS_TRIGGERS, BarLines, StallTracker
-from .memo import ShapeMemo
+from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, ShapeEntry, ShapeMemo, plog_time
 from .uniform import TO_ZERO
 from .verdict import (ERROR, ERROR_LINE, MAX_KEEP, PROGRESS, PROGRESS_SET, REGEX_WINDOW, Classifier, Verdict,
                       cannot_be_error, is_error_line)
@@ -35,6 +36,7 @@ HEAD_BYTES = 1 << 20        # per input, kept for facts and prose
 HEAD_TOTAL = 4 << 20
 MAX_DISTINCT = 20000        # distinct kept lines; beyond it only signature and code lines are kept
 MAX_GENERIC_HITS = 200000   # generic error-word lines examined; then the error words are dropped
+SHAPE_PART = 1 << 20        # bytes of a block read by shapes at a time
 #: every CANN / torch_npu code (``codes.BLOCK_RE``: ``E[A-Z0-9]dddd``, ``ERRddddd``) starts with one of these;
 #: they ride in the trigger automaton and a line holding one is confirmed with BLOCK_RE on that line only
 CODE_PREFIXES = frozenset([b"ERR"] + [b"E" + bytes([c, d]) for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -115,8 +117,11 @@ class Scanner:
         head = []
 
         def search():
-            # the automaton for the next block is chosen now, before this block's lines are classified
+            # the automaton for the next block is chosen now, before this block's lines are classified; the
+            # fast path reads a block by the shapes of its lines instead (no search)
             pf = self._prefilter_for(st)
+            if self.fast:
+                return lambda buf, end: (pf, None)
             return lambda buf, end: (pf, pf.matches(buf, end))
 
         try:
@@ -147,8 +152,10 @@ class Scanner:
                     pf: Prefilter, matches: list[tuple[int, int, int]]) -> int:
         """Classify the lines of ``buf[:end]`` (whole lines; the last may lack its newline), the first
         being line ``lineno``; ``matches``: the answer of ``pf`` for the block. Returns the next line number."""
-        drop: frozenset[int] = frozenset()
         cur = self._prefilter_for(st)
+        if matches is None:
+            return self._scan_shapes(buf, end, name, lineno, st, cur)
+        drop: frozenset[int] = frozenset()
         if pf is not cur:
             # the error words were switched off after this block was searched: leave their hits out
             keep = set(cur.triggers)
@@ -161,36 +168,94 @@ class Scanner:
                 starts.setdefault(ls, set()).add(PROGRESS_TRIGGERS[0])
         if not starts:
             return lineno + buf.count(b"\n", 0, end) + (0 if end and buf[end - 1] == 10 else 1)
-        memo = self._memo(cur) if self.fast else None
-        view = memoryview(buf)
         prev = 0
         for s in sorted(starts):
             lineno += buf.count(b"\n", prev, s)
             prev = s
             e = buf.find(b"\n", s, end)
-            if e < 0:
-                e = end
-            if memo is None or e - s > MAX_KEEP:
-                self._line(buf[s:e], starts[s], name, lineno, st)
-                continue
-            raw_b = bytes(view[s:e])
-            key = raw_b.translate(TO_ZERO)
-            v = memo.get(key)
-            if v is None:
-                trigs = starts[s]
-                v = self.classifier.classify(raw_b, trigs)
-                memo.learn(raw_b, key, trigs, v)
-            self._apply(v, raw_b, name, lineno, st)
-        view.release()
+            self._line(buf[s:e if e >= 0 else end], starts[s], name, lineno, st)
         lineno += buf.count(b"\n", prev, end)
         if not (end and buf[end - 1] == 10):
             lineno += 1
         return lineno
 
+    def _scan_shapes(self, buf: bytearray, end: int, name: str, lineno: int, st: "_State", pf: Prefilter) -> int:
+        """The fast path: the lines of ``buf[:end]`` read by their shapes (memo.py), a part of about
+        SHAPE_PART bytes at a time (the lists of a part's lines are what memory holds); only a line whose
+        shape (or, for an EXACT shape, whose digits after its header) is new is read itself."""
+        memo = self._memo(pf)
+        start = 0
+        with memoryview(buf) as view:
+            while start < end:
+                stop = buf.find(b"\n", min(start + SHAPE_PART, end) - 1, end) + 1 or end
+                with view[start:stop] as part:
+                    lineno = self._shape_part(bytes(part), name, lineno, st, memo)
+                start = stop
+        return lineno
+
+    def _shape_part(self, text: bytes, name: str, lineno: int, st: "_State", memo: ShapeMemo) -> int:
+        shapes = text.translate(TO_ZERO).split(b"\n")
+        if text[-1:] == b"\n":
+            shapes.pop()
+        ents = list(map(memo.get, shapes))
+        orig = None
+        if None in ents:
+            orig = text.split(b"\n")
+            for key in memo.missing(shapes):
+                memo.learn(orig[shapes.index(key)], key)
+            ents = [e or memo.get(k) or memo.learn(orig[i], k) for i, (k, e) in enumerate(zip(shapes, ents))]
+        gh = 0
+        others = set()
+        for e, c in Counter(ents).items():
+            if e.kind is NOTHING:
+                gh += e.gh * c
+            else:
+                others.add(e)
+        if others:
+            if orig is None:
+                orig = text.split(b"\n")
+            for i in [i for i, e in enumerate(ents) if e in others]:
+                self._shape_line(ents[i], orig[i], shapes[i], name, lineno + i, st, memo)
+        if gh:
+            self._generic_hits += gh
+            if self._generic_hits > MAX_GENERIC_HITS:
+                st.generic_off = True
+        return lineno + len(shapes)
+
+    def _shape_line(self, e: ShapeEntry, raw: bytes, key: bytes, name: str, lineno: int, st: "_State",
+                    memo: ShapeMemo) -> None:
+        """One line of a block read by shapes whose entry ``e`` is not NOTHING."""
+        kind = e.kind
+        if kind is PROGRESS_ONLY:
+            self.stalls.note(raw, lineno, st.order)
+            return
+        if kind is EXACT:
+            digits = raw.translate(None, NOT_DIGITS)
+            le = e.lines.get(digits[e.h:]) or memo.line(e, raw, key, digits)
+            v = le.v
+        else:
+            le = v = None
+        if v is None:           # ONEBYONE, or not sure: the line is read on its own
+            trigs = memo.trigs(raw)
+            if trigs:
+                self._line(raw, trigs, name, lineno, st)
+            return
+        for _ in range(v.notes):
+            self.stalls.note(raw, lineno, st.order)
+        if v.gh:
+            self._generic_hits += v.gh
+            if self._generic_hits > MAX_GENERIC_HITS:
+                st.generic_off = True
+        if v.kinds:
+            time = le.time if le.ts < 0 else plog_time(digits, le.ts)
+            if time is None or not self._count(st, name, v, time, le.rank):
+                self._keep(st, name, lineno, raw.decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP], v, time,
+                           None if time is None else le.rank)
+
     def _memo(self, pf: Prefilter) -> ShapeMemo:
         memo = self._memos.get(id(pf))
         if memo is None:
-            memo = self._memos[id(pf)] = ShapeMemo(self.classifier, pf.triggers)
+            memo = self._memos[id(pf)] = ShapeMemo(self.classifier, pf, CODE_PREFIXES)
         return memo
 
     def _progress_idx(self, pf: Prefilter) -> frozenset[int]:
@@ -229,32 +294,23 @@ class Scanner:
             self._keep(st, name, lineno, raw, v)
 
     @staticmethod
-    def _keep(st: "_State", name: str, lineno: int, raw: str, v: Verdict, time: str | None = None) -> None:
-        """Count the line in (a repeat of a kept line: count, ranks, earliest time) or keep it. ``time``: the
-        line's time when already known (else read from ``raw``)."""
-        key, codes = v.key, v.codes
-        rank = cl.rank_of(raw)
+    def _keep(st: "_State", name: str, lineno: int, raw: str, v: Verdict, time: str | None = None,
+              rank: str | None = None) -> None:
+        """Count the line in (a repeat of a kept line: count, ranks, earliest time) or keep it. ``time``,
+        ``rank``: the line's when already known (else read from ``raw``)."""
+        if rank is None:
+            rank = cl.rank_of(raw)
         if time is None:
             time = cl.line_time(raw)
+        if Scanner._count(st, name, v, time, rank):
+            return
         if time:
             st.last_time[name] = time
         else:
             time = st.last_time.get(name, "")
-        ln = st.lines.get(key)
-        if ln is not None:
-            ln.count += 1
-            if rank:
-                ln.ranks.add(rank)
-            if time and (not ln.time or time < ln.time):
-                ln.time = time
-            for ck in codes:
-                if ck in st.codes:
-                    st.codes[ck].count += 1
-            if st.code_seen is not None:
-                st.see_codes(codes)
-            return
         if len(st.lines) >= MAX_DISTINCT and not (v.kinds & {SIGNATURE, CODE}):
             return
+        codes = v.codes
         if st.code_seen is not None:
             st.see_codes(codes)
         st.order += 1
@@ -263,7 +319,7 @@ class Scanner:
                           kinds=set(v.kinds), codes=list(codes), signatures=list(v.sigs))
         if rank:
             ln.ranks.add(rank)
-        st.lines[key] = ln
+        st.lines[v.key] = ln
         for fam, code in codes:
             ck = (fam, code)
             hit = st.codes.get(ck)
@@ -271,6 +327,29 @@ class Scanner:
                 st.codes[ck] = CodeHit(fam, code, name, lineno, cleaned[:300], 1, st.order)
             else:
                 hit.count += 1
+
+    @staticmethod
+    def _count(st: "_State", name: str, v: Verdict, time: str, rank: str) -> bool:
+        """Count a repeat of a kept line in (count, ranks, earliest time, codes); False when the line is new."""
+        ln = st.lines.get(v.key)
+        if ln is None:
+            return False
+        if time:
+            st.last_time[name] = time
+        else:
+            time = st.last_time.get(name, "")
+        ln.count += 1
+        if rank:
+            ln.ranks.add(rank)
+        if time and (not ln.time or time < ln.time):
+            ln.time = time
+        codes = v.codes
+        for ck in codes:
+            if ck in st.codes:
+                st.codes[ck].count += 1
+        if st.code_seen is not None:
+            st.see_codes(codes)
+        return True
 
 
 def _line_starts(buf: bytearray, offsets: list[int]) -> list[int]:
