@@ -43,15 +43,18 @@ PLOG_HEAD = re.compile(r"^\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s+\w+\(\d
                        r"(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})")
 #: clean.line_time's plog pattern with its literal digits (19|20) as a class, for shapes
 TIME_ANY = re.compile(r"\d\d\d\d-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
+#: the shape given to every line longer than MAX_KEEP (no line holds a newline): its entry is ONEBYONE
+LONG_LINE = b"\n"
 #: bytes.translate: keep only the ASCII digits
 NOT_DIGITS = bytes(c for c in range(256) if not 48 <= c <= 57)
 
 
 class ShapeEntry:
-    __slots__ = ("kind", "gh", "h", "ts", "lines")
+    """``cut`` (PROGRESS): where StallTracker.note reads the bar of a line of this shape (see ``_bar_cut``)."""
+    __slots__ = ("kind", "gh", "h", "ts", "lines", "cut")
 
-    def __init__(self, kind: str, gh: int = 0, h: int = 0, ts: int = -1):
-        self.kind, self.gh, self.h, self.ts = kind, gh, h, ts
+    def __init__(self, kind: str, gh: int = 0, h: int = 0, ts: int = -1, cut: tuple[int, int, int] | None = None):
+        self.kind, self.gh, self.h, self.ts, self.cut = kind, gh, h, ts, cut
         self.lines: dict[bytes, LineEntry] = {}
 
 
@@ -65,6 +68,18 @@ class LineEntry:
 
 
 UNSURE = LineEntry(None)
+
+
+def _bar_cut(key: bytes) -> tuple[int, int, int] | None:
+    """For a progress line of shape ``key`` (no carriage return in it): StallTracker.note tells its bar by
+    ``line[:a]`` and ``line[j:k]``; (a, j, k) is the same for every line of the shape (it is found at the
+    first "%", "/" and "[", and the digits the text before the percentage ends with). None: not an update."""
+    i = key.find(b"%")
+    j = key.find(b"/", i)
+    k = key.find(b"[", j)
+    if i < 0 or j < 0 or k < 0:
+        return None
+    return len(key[:i].rstrip(b"0 ")), j, k
 
 
 def plog_time(digits: bytes, at: int) -> str | None:
@@ -84,7 +99,7 @@ class ShapeMemo:
         self._cl = classifier
         self._pf = pf
         self._code_prefixes = code_prefixes
-        self._shapes: dict[bytes, ShapeEntry] = {}
+        self._shapes: dict[bytes, ShapeEntry] = {LONG_LINE: ShapeEntry(ONEBYONE)}
         self._n_lines = 0
         digits = sorted({shape(t) for t in pf.triggers if any(48 <= c <= 57 for c in t)})
         self._digit_triggers = ahocorasick_rs.BytesAhoCorasick(digits) if digits else None
@@ -117,7 +132,8 @@ class ShapeMemo:
     def learn(self, line: bytes, key: bytes) -> ShapeEntry:
         """The entry of shape ``key``, learnt from ``line`` (of that shape)."""
         if len(self._shapes) >= MAX_SHAPES:
-            self._shapes.clear()
+            self._shapes = {LONG_LINE: self._shapes[LONG_LINE]}
+            self.get = self._shapes.get
             self._n_lines = 0
         e = self._shapes[key] = self._entry(line, key)
         return e
@@ -131,7 +147,11 @@ class ShapeMemo:
             if not trigs:
                 return ShapeEntry(NOTHING)
             if trigs <= PROGRESS_SET:
-                return ShapeEntry(PROGRESS_ONLY)
+                if b"\r" in key.rstrip(b"\r"):
+                    return ShapeEntry(PROGRESS_ONLY)      # carriage-return updates: the tracker reads each line
+                cut = _bar_cut(key)
+                # a line that is not an update (no "a/b [" after its percentage) is left alone by the tracker
+                return ShapeEntry(PROGRESS_ONLY, cut=cut) if cut else ShapeEntry(NOTHING)
             v = self._cl.classify(line, trigs)
             if not v.kinds and not v.notes and self._nothing_for_all(line, key, trigs):
                 return ShapeEntry(NOTHING, gh=v.gh)

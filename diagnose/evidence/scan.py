@@ -24,7 +24,7 @@ from .prefilter import Prefilter
 from .reader import Reader
 from .sources import Source
 from .stalls import PROGRESS_TRIGGERS, BarLines, StallTracker
-from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, ShapeEntry, ShapeMemo, plog_time
+from .memo import EXACT, LONG_LINE, NOT_DIGITS, NOTHING, PROGRESS_ONLY, ShapeEntry, ShapeMemo, plog_time
 from .uniform import TO_ZERO
 from .verdict import (ERROR, ERROR_LINE, MAX_KEEP, PROGRESS, PROGRESS_SET, REGEX_WINDOW, Classifier, Verdict,
                       cannot_be_error, is_error_line)
@@ -197,6 +197,9 @@ class Scanner:
         shapes = text.translate(TO_ZERO).split(b"\n")
         if text[-1:] == b"\n":
             shapes.pop()
+        if len(text) > MAX_KEEP and max(map(len, shapes)) > MAX_KEEP:
+            for i in [i for i, k in enumerate(shapes) if len(k) > MAX_KEEP]:
+                shapes[i] = LONG_LINE       # read on its own, and its shape not kept
         ents = list(map(memo.get, shapes))
         orig = None
         if None in ents:
@@ -214,7 +217,14 @@ class Scanner:
         if others:
             if orig is None:
                 orig = text.split(b"\n")
-            for i in [i for i, e in enumerate(ents) if e in others]:
+            todo = [i for i, e in enumerate(ents) if e in others]
+            bars = [i for i in todo if ents[i].cut is not None]
+            if bars:
+                # of the updates of one bar in this part only the last counts (StallTracker.note keeps the
+                # last one of each bar until the tracker reads them): the others are left out
+                last = set(dict(zip([_bar_of(orig[i], ents[i].cut) for i in bars], bars)).values())
+                todo = [i for i in todo if ents[i].cut is None or i in last]
+            for i in todo:
                 self._shape_line(ents[i], orig[i], shapes[i], name, lineno + i, st, memo)
         if gh:
             self._generic_hits += gh
@@ -352,6 +362,13 @@ class Scanner:
         return True
 
 
+def _bar_of(raw: bytes, cut: tuple[int, int, int]) -> tuple[bytes, bytes]:
+    """What tells the bar of a progress update apart for StallTracker.note (its text before the percentage and
+    its total), at the places ``cut`` of its shape."""
+    a, j, k = cut
+    return raw[:a], raw[j:k]
+
+
 def _line_starts(buf: bytearray, offsets: list[int]) -> list[int]:
     """The start of the line of each offset (sorted), each line once."""
     out: list[int] = []
@@ -419,7 +436,7 @@ def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
             s = cl.strip_issue_tags(line) if line.lstrip()[:1] in ("[", "【", "#") else line.strip()
             if not (4 <= len(s) <= 400) or PROSE_SKIP.match(s):
                 continue
-            if CJK.search(s) or (len(s.split()) >= 4 and sum(c.isalpha() or c == " " for c in s) > 0.8 * len(s)):
+            if CJK.search(s) or (len(s.split()) >= 4 and sum(map(str.isalpha, s)) + s.count(" ") > 0.8 * len(s)):
                 out.append(s)
                 if len(out) >= limit:
                     return out
