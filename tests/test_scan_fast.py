@@ -224,22 +224,29 @@ def test_generated_folders_give_the_plain_evidence(tmp_path, monkeypatch, seed):
         assert dump(fast) == dump(plain), jobs
 
 
-def test_the_generated_logs_reach_every_fast_path(tmp_path):
+def test_the_generated_logs_reach_every_fast_path(tmp_path, monkeypatch):
     """With signatures as the KB writes them, the generated logs reach every kind of shape, and most plog
-    lines are counted from a line entry learnt from another line (else the tests above would prove little);
-    with a literal that holds a header's digits, no plog line is."""
+    lines are counted from a line entry learnt from another line, many of them in bulk (else the tests
+    above would prove little); with a literal that holds a header's digits, no plog line is."""
+    from ascend_doctor.diagnose.evidence import bulk
     from ascend_doctor.diagnose.evidence import memo as memo_mod
     from ascend_doctor.diagnose.evidence.sources import file_source
+
+    in_bulk = []
+    real = bulk.ShapeReader._flush
+    monkeypatch.setattr(bulk.ShapeReader, "_flush",
+                        lambda self, b, *a: in_bulk.append(sum(n for n, _ in b.values())) or real(self, b, *a))
 
     path = tmp_path / "g.log"
     path.write_text(plog(random.Random(3), 4000, [1234, 56789], ordered=True, other=0.05), encoding="utf-8")
     for sigs, sure in ((KB_LIKE, True), (SIGS, False)):
+        in_bulk.clear()
         sc = scan_mod.Scanner(sigs, fast=True)
         sc.scan([file_source(str(path), "g")])
         (memo,) = sc._memos.values()
         shapes = list(memo._shapes.values())
         entries = [le for e in shapes for le in e.lines.values()]
         plog_entries = [le for le in entries if le is not memo_mod.UNSURE and le.ts >= 0]
-        assert {e.kind for e in shapes} == {memo_mod.NOTHING, memo_mod.PROGRESS_ONLY, memo_mod.EXACT,
-                                            memo_mod.ONEBYONE}
+        assert {e.kind for e in shapes} == {memo_mod.NOTHING, memo_mod.PROGRESS_ONLY, memo_mod.EXACT}
         assert (len(plog_entries) > 100) is sure and any(le is memo_mod.UNSURE for le in entries)
+        assert (sum(in_bulk) > 500) is sure

@@ -43,8 +43,6 @@ PLOG_HEAD = re.compile(r"^\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s+\w+\(\d
                        r"(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})")
 #: clean.line_time's plog pattern with its literal digits (19|20) as a class, for shapes
 TIME_ANY = re.compile(r"\d\d\d\d-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
-#: the shape given to every line longer than MAX_KEEP (no line holds a newline): its entry is ONEBYONE
-LONG_LINE = b"\n"
 #: bytes.translate: keep only the ASCII digits
 NOT_DIGITS = bytes(c for c in range(256) if not 48 <= c <= 57)
 
@@ -60,11 +58,13 @@ class ShapeEntry:
 
 class LineEntry:
     """What the lines of one shape and one digit string after the header are: ``v``, ``rank``, and their
-    time: ``time`` (``ts`` < 0) or the 20 digits of a plog time at ``ts`` in the line's digits."""
-    __slots__ = ("v", "rank", "time", "ts")
+    time: ``time`` (``ts`` < 0) or the 20 digits of a plog time at ``ts`` in the line's digits. ``bulk``:
+    a kept plog line and nothing else (bulk.py counts such lines in without reading them)."""
+    __slots__ = ("v", "rank", "time", "ts", "bulk")
 
     def __init__(self, v: Verdict | None, rank: str = "", time: str = "", ts: int = -1):
         self.v, self.rank, self.time, self.ts = v, rank, time, ts
+        self.bulk = v is not None and ts >= 0 and bool(v.kinds) and not v.notes
 
 
 UNSURE = LineEntry(None)
@@ -99,7 +99,8 @@ class ShapeMemo:
         self._cl = classifier
         self._pf = pf
         self._code_prefixes = code_prefixes
-        self._shapes: dict[bytes, ShapeEntry] = {LONG_LINE: ShapeEntry(ONEBYONE)}
+        self._shapes: dict[bytes, ShapeEntry] = {}
+        self._long = ShapeEntry(ONEBYONE)
         self._n_lines = 0
         digits = sorted({shape(t) for t in pf.triggers if any(48 <= c <= 57 for c in t)})
         self._digit_triggers = ahocorasick_rs.BytesAhoCorasick(digits) if digits else None
@@ -131,16 +132,15 @@ class ShapeMemo:
     # -- shapes -------------------------------------------------------------------------------------
     def learn(self, line: bytes, key: bytes) -> ShapeEntry:
         """The entry of shape ``key``, learnt from ``line`` (of that shape)."""
+        if len(key) > MAX_KEEP:
+            return self._long           # read on its own, its shape not kept
         if len(self._shapes) >= MAX_SHAPES:
-            self._shapes = {LONG_LINE: self._shapes[LONG_LINE]}
-            self.get = self._shapes.get
+            self._shapes.clear()
             self._n_lines = 0
         e = self._shapes[key] = self._entry(line, key)
         return e
 
     def _entry(self, line: bytes, key: bytes) -> ShapeEntry:
-        if len(line) > MAX_KEEP:
-            return ShapeEntry(ONEBYONE)
         # without a trigger holding a digit on the shape, every line of it holds the same triggers
         if self._digit_triggers is None or not self._digit_triggers.find_matches_as_indexes(key):
             trigs = self.trigs(line)

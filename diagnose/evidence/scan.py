@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections import Counter
 from typing import Iterable
 
 from . import clean as cl
@@ -24,8 +23,8 @@ from .prefilter import Prefilter
 from .reader import Reader
 from .sources import Source
 from .stalls import PROGRESS_TRIGGERS, BarLines, StallTracker
-from .memo import EXACT, LONG_LINE, NOT_DIGITS, NOTHING, PROGRESS_ONLY, ShapeEntry, ShapeMemo, plog_time
-from .uniform import TO_ZERO
+from .bulk import ShapeReader
+from .memo import ShapeMemo
 from .verdict import (ERROR, ERROR_LINE, MAX_KEEP, PROGRESS, PROGRESS_SET, REGEX_WINDOW, Classifier, Verdict,
                       cannot_be_error, is_error_line)
 
@@ -36,7 +35,6 @@ HEAD_BYTES = 1 << 20        # per input, kept for facts and prose
 HEAD_TOTAL = 4 << 20
 MAX_DISTINCT = 20000        # distinct kept lines; beyond it only signature and code lines are kept
 MAX_GENERIC_HITS = 200000   # generic error-word lines examined; then the error words are dropped
-SHAPE_PART = 1 << 20        # bytes of a block read by shapes at a time
 #: every CANN / torch_npu code (``codes.BLOCK_RE``: ``E[A-Z0-9]dddd``, ``ERRddddd``) starts with one of these;
 #: they ride in the trigger automaton and a line holding one is confirmed with BLOCK_RE on that line only
 CODE_PREFIXES = frozenset([b"ERR"] + [b"E" + bytes([c, d]) for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -62,6 +60,7 @@ class Scanner:
         self._specific: Prefilter | None = None
         self._apart: dict[int, frozenset[int]] = {}
         self._memos: dict[int, ShapeMemo] = {}
+        self._shapes = ShapeReader(self)
 
     def signature_hits(self, full: str, trigs: set[bytes]) -> list[str]:
         return self.classifier.signature_hits(full, trigs)
@@ -154,7 +153,7 @@ class Scanner:
         being line ``lineno``; ``matches``: the answer of ``pf`` for the block. Returns the next line number."""
         cur = self._prefilter_for(st)
         if matches is None:
-            return self._scan_shapes(buf, end, name, lineno, st, cur)
+            return self._shapes.block(buf, end, name, lineno, st, self._memo(cur))
         drop: frozenset[int] = frozenset()
         if pf is not cur:
             # the error words were switched off after this block was searched: leave their hits out
@@ -178,89 +177,6 @@ class Scanner:
         if not (end and buf[end - 1] == 10):
             lineno += 1
         return lineno
-
-    def _scan_shapes(self, buf: bytearray, end: int, name: str, lineno: int, st: "_State", pf: Prefilter) -> int:
-        """The fast path: the lines of ``buf[:end]`` read by their shapes (memo.py), a part of about
-        SHAPE_PART bytes at a time (the lists of a part's lines are what memory holds); only a line whose
-        shape (or, for an EXACT shape, whose digits after its header) is new is read itself."""
-        memo = self._memo(pf)
-        start = 0
-        with memoryview(buf) as view:
-            while start < end:
-                stop = buf.find(b"\n", min(start + SHAPE_PART, end) - 1, end) + 1 or end
-                with view[start:stop] as part:
-                    lineno = self._shape_part(bytes(part), name, lineno, st, memo)
-                start = stop
-        return lineno
-
-    def _shape_part(self, text: bytes, name: str, lineno: int, st: "_State", memo: ShapeMemo) -> int:
-        shapes = text.translate(TO_ZERO).split(b"\n")
-        if text[-1:] == b"\n":
-            shapes.pop()
-        if len(text) > MAX_KEEP and max(map(len, shapes)) > MAX_KEEP:
-            for i in [i for i, k in enumerate(shapes) if len(k) > MAX_KEEP]:
-                shapes[i] = LONG_LINE       # read on its own, and its shape not kept
-        ents = list(map(memo.get, shapes))
-        orig = None
-        if None in ents:
-            orig = text.split(b"\n")
-            for key in memo.missing(shapes):
-                memo.learn(orig[shapes.index(key)], key)
-            ents = [e or memo.get(k) or memo.learn(orig[i], k) for i, (k, e) in enumerate(zip(shapes, ents))]
-        gh = 0
-        others = set()
-        for e, c in Counter(ents).items():
-            if e.kind is NOTHING:
-                gh += e.gh * c
-            else:
-                others.add(e)
-        if others:
-            if orig is None:
-                orig = text.split(b"\n")
-            todo = [i for i, e in enumerate(ents) if e in others]
-            bars = [i for i in todo if ents[i].cut is not None]
-            if bars:
-                # of the updates of one bar in this part only the last counts (StallTracker.note keeps the
-                # last one of each bar until the tracker reads them): the others are left out
-                last = set(dict(zip([_bar_of(orig[i], ents[i].cut) for i in bars], bars)).values())
-                todo = [i for i in todo if ents[i].cut is None or i in last]
-            for i in todo:
-                self._shape_line(ents[i], orig[i], shapes[i], name, lineno + i, st, memo)
-        if gh:
-            self._generic_hits += gh
-            if self._generic_hits > MAX_GENERIC_HITS:
-                st.generic_off = True
-        return lineno + len(shapes)
-
-    def _shape_line(self, e: ShapeEntry, raw: bytes, key: bytes, name: str, lineno: int, st: "_State",
-                    memo: ShapeMemo) -> None:
-        """One line of a block read by shapes whose entry ``e`` is not NOTHING."""
-        kind = e.kind
-        if kind is PROGRESS_ONLY:
-            self.stalls.note(raw, lineno, st.order)
-            return
-        if kind is EXACT:
-            digits = raw.translate(None, NOT_DIGITS)
-            le = e.lines.get(digits[e.h:]) or memo.line(e, raw, key, digits)
-            v = le.v
-        else:
-            le = v = None
-        if v is None:           # ONEBYONE, or not sure: the line is read on its own
-            trigs = memo.trigs(raw)
-            if trigs:
-                self._line(raw, trigs, name, lineno, st)
-            return
-        for _ in range(v.notes):
-            self.stalls.note(raw, lineno, st.order)
-        if v.gh:
-            self._generic_hits += v.gh
-            if self._generic_hits > MAX_GENERIC_HITS:
-                st.generic_off = True
-        if v.kinds:
-            time = le.time if le.ts < 0 else plog_time(digits, le.ts)
-            if time is None or not self._count(st, name, v, time, le.rank):
-                self._keep(st, name, lineno, raw.decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP], v, time,
-                           None if time is None else le.rank)
 
     def _memo(self, pf: Prefilter) -> ShapeMemo:
         memo = self._memos.get(id(pf))
@@ -296,12 +212,17 @@ class Scanner:
         for _ in range(v.notes):
             self.stalls.note(raw_b, lineno, st.order)
         if v.gh:
-            self._generic_hits += v.gh
-            if self._generic_hits > MAX_GENERIC_HITS:
-                st.generic_off = True
+            self.count_generic(v.gh, st)
         if v.kinds:
             raw = raw_b.decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP]
             self._keep(st, name, lineno, raw, v)
+
+    def count_generic(self, n: int, st: "_State") -> None:
+        """``n`` more error-word hits; beyond MAX_GENERIC_HITS the error words are switched off (from the
+        next block on)."""
+        self._generic_hits += n
+        if self._generic_hits > MAX_GENERIC_HITS:
+            st.generic_off = True
 
     @staticmethod
     def _keep(st: "_State", name: str, lineno: int, raw: str, v: Verdict, time: str | None = None,
@@ -360,13 +281,6 @@ class Scanner:
         if st.code_seen is not None:
             st.see_codes(codes)
         return True
-
-
-def _bar_of(raw: bytes, cut: tuple[int, int, int]) -> tuple[bytes, bytes]:
-    """What tells the bar of a progress update apart for StallTracker.note (its text before the percentage and
-    its total), at the places ``cut`` of its shape."""
-    a, j, k = cut
-    return raw[:a], raw[j:k]
 
 
 def _line_starts(buf: bytearray, offsets: list[int]) -> list[int]:

@@ -1,0 +1,199 @@
+"""The scan's fast path: a block read by the shapes of its lines (memo.py) instead of being searched.
+
+A block is read a part of about SHAPE_PART bytes of whole lines at a time. For a part: the shapes of
+its lines (one ``translate`` and one ``split``) and their entries (one dict lookup each); a new shape is
+learnt from its first line. A NOTHING line costs nothing more (its error-word hits are counted per
+entry). The other lines are taken in order:
+
+- a progress update only when it is the last of its bar in the part (StallTracker.note keeps only the
+  last update of each bar until the tracker reads them);
+- a kept plog line whose line entry is sure, and whose kept line already exists, is counted in bulk:
+  per entry its number and its earliest time, put into the scan's state before the next line that is
+  read on its own and at the end of the part (so that state is what reading line by line gives);
+- everything else through the scanner, one line at a time, as the plain path reads it.
+"""
+from __future__ import annotations
+
+from itertools import accumulate, compress
+from typing import TYPE_CHECKING
+
+from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, UNSURE, LineEntry, ShapeEntry, ShapeMemo, plog_time
+from .uniform import TO_ZERO
+from .verdict import MAX_KEEP
+
+if TYPE_CHECKING:       # pragma: no cover
+    from .scan import Scanner, _State
+
+SHAPE_PART = 1 << 20        # bytes of a block read by shapes at a time
+#: bytes.translate: keep only the ASCII digits and the newlines
+NOT_DIGITS_NL = bytes(c for c in range(256) if not (48 <= c <= 57 or c == 10))
+
+
+class ShapeReader:
+    """Reads blocks for ``scanner`` (whose ``_line``, ``_keep``, ``_count`` and stall tracker it uses)."""
+
+    def __init__(self, scanner: "Scanner"):
+        self.sc = scanner
+        self._valid: dict[bytes, bool] = {}      # the year, month, day and hour of a plog time -> line_time takes it
+        self._clock: dict[bytes, str] = {}       # its month to second -> "MM-DD HH:MM:SS."
+
+    def block(self, buf: bytearray, end: int, name: str, lineno: int, st: "_State", memo: ShapeMemo) -> int:
+        """Read ``buf[:end]`` (whole lines; the last may lack its newline), its first line being ``lineno``;
+        returns the next line number."""
+        start = 0
+        with memoryview(buf) as view:
+            while start < end:
+                stop = buf.find(b"\n", min(start + SHAPE_PART, end) - 1, end) + 1 or end
+                with view[start:stop] as part:
+                    lineno = self._part(bytes(part), name, lineno, st, memo)
+                start = stop
+        return lineno
+
+    def _part(self, text: bytes, name: str, lineno: int, st: "_State", memo: ShapeMemo) -> int:
+        shapes = text.translate(TO_ZERO).split(b"\n")
+        if text[-1:] == b"\n":
+            shapes.pop()
+        ents = list(map(memo.get, shapes))
+        orig = None
+        if None in ents:
+            orig = text.split(b"\n")
+            for key in memo.missing(shapes):
+                memo.learn(orig[shapes.index(key)], key)
+            ents = [e or memo.get(k) or memo.learn(orig[i], k) for i, (k, e) in enumerate(zip(shapes, ents))]
+        gh = 0
+        others = set()
+        for e in set(ents):
+            if e.kind is not NOTHING:
+                others.add(e)
+            elif e.gh:
+                gh += e.gh * ents.count(e)
+        if others:
+            todo = list(compress(range(len(ents)), map(others.__contains__, ents)))
+            if orig is None:
+                orig = _lines_at(text, shapes, todo)
+            bars = [i for i in todo if ents[i].cut is not None]
+            if bars:
+                last = set(dict(zip([_bar_of(orig[i], ents[i].cut) for i in bars], bars)).values())
+                todo = [i for i in todo if ents[i].cut is None or i in last]
+            digits = None
+            if any(e.kind is EXACT for e in others):
+                digits = text.translate(None, NOT_DIGITS_NL).split(b"\n")
+            gh += self._lines(todo, ents, orig, digits, shapes, name, lineno, st, memo)
+        if gh:
+            self.sc.count_generic(gh, st)
+        return lineno + len(shapes)
+
+    def _lines(self, todo: list[int], ents: list[ShapeEntry], orig, digits, shapes: list[bytes], name: str,
+               lineno: int, st: "_State", memo: ShapeMemo) -> int:
+        """The lines ``todo`` of the part, in order; returns the error-word hits of those counted in bulk."""
+        lines = st.lines
+        valid = self._valid
+        gh = 0
+        bulk: dict[LineEntry, list] = {}         # entry -> [lines, earliest time's digits (from the month on)]
+        last = None                              # the time digits of the last line counted in bulk
+        for i in todo:
+            e = ents[i]
+            if e.kind is EXACT:
+                d = digits[i]
+                le = e.lines.get(d[e.h:])
+                if le is None:
+                    le = memo.line(e, orig[i], shapes[i], d)
+                if le.bulk and le.v.key in lines:
+                    t = d[le.ts:le.ts + 20]
+                    ok = valid.get(t[:10])
+                    if ok is None:
+                        ok = valid[t[:10]] = plog_time(t, 0) is not None
+                    if ok:
+                        t = t[4:]
+                        acc = bulk.get(le)
+                        if acc is None:
+                            bulk[le] = [1, t]
+                        else:
+                            acc[0] += 1
+                            if t < acc[1]:
+                                acc[1] = t
+                        last = t
+                        gh += le.v.gh
+                        continue
+            if bulk:
+                self._flush(bulk, last, name, st)
+                bulk = {}
+            self._one(e, orig[i], shapes[i], None if digits is None else digits[i], name, lineno + i, st, memo)
+        if bulk:
+            self._flush(bulk, last, name, st)
+        return gh
+
+    def _flush(self, bulk: dict[LineEntry, list], last: bytes, name: str, st: "_State") -> None:
+        """Count in the lines gathered in ``bulk`` (each entry's kept line exists); ``last``: the time of the
+        last of them."""
+        for le, (n, t) in bulk.items():
+            v = le.v
+            ln = st.lines[v.key]
+            ln.count += n
+            if le.rank:
+                ln.ranks.add(le.rank)
+            time = self._time(t)
+            if not ln.time or time < ln.time:
+                ln.time = time
+            for ck in v.codes:
+                if ck in st.codes:
+                    st.codes[ck].count += n
+            if st.code_seen is not None:
+                for ck in v.codes:
+                    st.code_seen[ck] = st.code_seen.get(ck, 0) + n
+        st.last_time[name] = self._time(last)
+
+    def _time(self, t: bytes) -> str:
+        """line_time of a plog time's digits from the month on (MMDDhhmmssuuuuuu)."""
+        clock = self._clock.get(t[:10])
+        if clock is None:
+            c = t[:10].decode("ascii")
+            clock = self._clock[t[:10]] = f"{c[:2]}-{c[2:4]} {c[4:6]}:{c[6:8]}:{c[8:10]}."
+            if len(self._clock) > 100000:
+                self._clock.clear()
+        return clock + t[10:].decode("ascii")
+
+    def _one(self, e: ShapeEntry, raw: bytes, key: bytes, digits: bytes | None, name: str, lineno: int,
+             st: "_State", memo: ShapeMemo) -> None:
+        """One line whose entry ``e`` is not NOTHING, as the plain path reads it (from what is known of it)."""
+        sc = self.sc
+        kind = e.kind
+        if kind is PROGRESS_ONLY:
+            sc.stalls.note(raw, lineno, st.order)
+            return
+        le = None
+        if kind is EXACT:
+            if digits is None:
+                digits = raw.translate(None, NOT_DIGITS)
+            le = e.lines.get(digits[e.h:]) or memo.line(e, raw, key, digits)
+        if le is None or le is UNSURE:      # ONEBYONE, or not sure: the line is read on its own
+            trigs = memo.trigs(raw)
+            if trigs:
+                sc._line(raw, trigs, name, lineno, st)
+            return
+        v = le.v
+        for _ in range(v.notes):
+            sc.stalls.note(raw, lineno, st.order)
+        if v.gh:
+            sc.count_generic(v.gh, st)
+        if v.kinds:
+            time = le.time if le.ts < 0 else plog_time(digits, le.ts)
+            if time is None or not sc._count(st, name, v, time, le.rank):
+                sc._keep(st, name, lineno, raw.decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP], v, time,
+                         None if time is None else le.rank)
+
+
+def _lines_at(text: bytes, shapes: list[bytes], wanted: list[int]) -> "list[bytes] | dict[int, bytes]":
+    """The lines of ``text`` (of these shapes: the same lengths) at the indexes ``wanted``: a list of all its
+    lines when many are wanted, else a dict of those."""
+    if len(wanted) * 4 > len(shapes):
+        return text.split(b"\n")
+    ends = list(accumulate(map(len, shapes), lambda a, b: a + b + 1))
+    return {i: text[ends[i] - len(shapes[i]):ends[i]] for i in wanted}
+
+
+def _bar_of(raw: bytes, cut: tuple[int, int, int]) -> tuple[bytes, bytes]:
+    """What tells the bar of a progress update apart for StallTracker.note (its text before the percentage and
+    its total), at the places ``cut`` of its shape."""
+    a, j, k = cut
+    return raw[:a], raw[j:k]
