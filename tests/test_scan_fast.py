@@ -225,8 +225,8 @@ def test_generated_folders_give_the_plain_evidence(tmp_path, monkeypatch, seed):
 
 
 def test_the_generated_logs_reach_every_fast_path(tmp_path, monkeypatch):
-    """With signatures as the KB writes them, the generated logs reach every kind of shape, and most plog
-    lines are counted from a line entry learnt from another line, many of them in bulk (else the tests
+    """With signatures as the KB writes them, the generated logs reach every kind of shape, plog lines are
+    counted from a line entry or a template learnt from another line, many of them in bulk (else the tests
     above would prove little); with a literal that holds a header's digits, no plog line is."""
     from ascend_doctor.diagnose.evidence import bulk
     from ascend_doctor.diagnose.evidence import memo as memo_mod
@@ -235,7 +235,7 @@ def test_the_generated_logs_reach_every_fast_path(tmp_path, monkeypatch):
     in_bulk = []
     real = bulk.ShapeReader._flush
     monkeypatch.setattr(bulk.ShapeReader, "_flush",
-                        lambda self, b, *a: in_bulk.append(sum(n for n, _ in b.values())) or real(self, b, *a))
+                        lambda self, b, *a: in_bulk.append(sum(acc[0] for acc in b.values())) or real(self, b, *a))
 
     path = tmp_path / "g.log"
     path.write_text(plog(random.Random(3), 4000, [1234, 56789], ordered=True, other=0.05), encoding="utf-8")
@@ -247,6 +247,20 @@ def test_the_generated_logs_reach_every_fast_path(tmp_path, monkeypatch):
         shapes = list(memo._shapes.values())
         entries = [le for e in shapes for le in e.lines.values()]
         plog_entries = [le for le in entries if le is not memo_mod.UNSURE and le.ts >= 0]
+        templates = [e for e in shapes if e.tpl is not None]
         assert {e.kind for e in shapes} == {memo_mod.NOTHING, memo_mod.PROGRESS_ONLY, memo_mod.EXACT}
         assert (len(plog_entries) > 100) is sure and any(le is memo_mod.UNSURE for le in entries)
+        assert (len(templates) > 100) is sure
         assert (sum(in_bulk) > 500) is sure
+        assert not any("stopped reading" in n.message for n in sc.scan([file_source(str(path), "g")]).notes)
+
+
+def test_lines_of_one_dedupe_key_with_other_codes_count_them_as_the_plain_path(tmp_path, monkeypatch):
+    """HCCL's ret[5] and ret[9] share a dedupe key ("ret[#]") but not their code: a line counted in bulk
+    counts only its own codes, and only those already found on a kept line."""
+    line = "[ERROR] HCCL({p},python3):2025-08-20-10:00:0{s}.000.000 [hccl.cc:12][7] HcclAllReduce is failed. ret[{k}]"
+    rows = [(1, 0, 9), (2, 1, 5), (3, 2, 9), (1, 3, 7), (4, 4, 9), (4, 5, 5)]
+    (tmp_path / "h.log").write_text("\n".join(line.format(p=p, s=s, k=k) for p, s, k in rows) + "\n")
+    plain, fast = both(monkeypatch, lambda: _evidence([str(tmp_path / "h.log")], sigs=KB_LIKE))
+    assert dump(fast) == dump(plain)
+    assert [(c.code, c.count) for c in fast.codes] == [("9", 3)]

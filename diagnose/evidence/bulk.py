@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import accumulate, compress
 from typing import TYPE_CHECKING
 
-from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, UNSURE, LineEntry, ShapeEntry, ShapeMemo, plog_time
+from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, ShapeEntry, ShapeMemo, plog_time
 from .uniform import TO_ZERO
 from .verdict import MAX_KEEP
 
@@ -89,32 +89,52 @@ class ShapeReader:
         lines = st.lines
         valid = self._valid
         gh = 0
-        bulk: dict[LineEntry, list] = {}         # entry -> [lines, earliest time's digits (from the month on)]
-        last = None                              # the time digits of the last line counted in bulk
+        # a template's dedupe key, or a line entry -> [lines, earliest time (from the month on), dedupe key, codes,
+        # rank]: lines of one dedupe key may differ in their codes (HCCL's ret[5] and ret[9] are both "ret[#]")
+        bulk: dict = {}
+        last = b""                      # the time of the last line counted in bulk
         for i in todo:
             e = ents[i]
             if e.kind is EXACT:
                 d = digits[i]
-                le = e.lines.get(d[e.h:])
-                if le is None:
-                    le = memo.line(e, orig[i], shapes[i], d)
-                if le.bulk and le.v.key in lines:
-                    t = d[le.ts:le.ts + 20]
+                tpl = e.tpl
+                le = None if tpl is not None else e.lines.get(d[e.h:]) or memo.line(e, orig[i], shapes[i], d)
+                if tpl is not None or le.bulk:
+                    ts = e.ts
+                    t = d[ts:ts + 20]
                     ok = valid.get(t[:10])
                     if ok is None:
                         ok = valid[t[:10]] = plog_time(t, 0) is not None
                     if ok:
-                        t = t[4:]
-                        acc = bulk.get(le)
-                        if acc is None:
-                            bulk[le] = [1, t]
+                        if tpl is not None:
+                            ds = d.decode("ascii")
+                            key = tpl.key(ds)
+                            v = tpl.v
                         else:
-                            acc[0] += 1
-                            if t < acc[1]:
-                                acc[1] = t
-                        last = t
-                        gh += le.v.gh
-                        continue
+                            v = le.v
+                            key = v.key
+                        t = t[4:]
+                        if key in lines:
+                            group = key if le is None else le
+                            acc = bulk.get(group)
+                            if acc is None:
+                                bulk[group] = [1, t, key, v.codes, "" if le is None else le.rank]
+                            else:
+                                acc[0] += 1
+                                if t < acc[1]:
+                                    acc[1] = t
+                            last = t
+                            gh += v.gh
+                            continue
+                        if tpl is not None:         # a new kept line
+                            if bulk:
+                                self._flush(bulk, last, name, st)
+                                bulk = {}
+                            v = tpl.verdict(ds)
+                            self.sc.count_generic(v.gh, st)
+                            self.sc._keep(st, name, lineno + i, orig[i].decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP],
+                                          v, self._time(t), "")
+                            continue
             if bulk:
                 self._flush(bulk, last, name, st)
                 bulk = {}
@@ -123,28 +143,27 @@ class ShapeReader:
             self._flush(bulk, last, name, st)
         return gh
 
-    def _flush(self, bulk: dict[LineEntry, list], last: bytes, name: str, st: "_State") -> None:
-        """Count in the lines gathered in ``bulk`` (each entry's kept line exists); ``last``: the time of the
-        last of them."""
-        for le, (n, t) in bulk.items():
-            v = le.v
-            ln = st.lines[v.key]
+    def _flush(self, bulk: dict, last: bytes, name: str, st: "_State") -> None:
+        """Count in the lines gathered in ``bulk`` (each one's kept line exists); ``last``: the time of the last
+        of them."""
+        for n, t, key, codes, rank in bulk.values():
+            ln = st.lines[key]
             ln.count += n
-            if le.rank:
-                ln.ranks.add(le.rank)
+            if rank:
+                ln.ranks.add(rank)
             time = self._time(t)
             if not ln.time or time < ln.time:
                 ln.time = time
-            for ck in v.codes:
+            for ck in codes:
                 if ck in st.codes:
                     st.codes[ck].count += n
             if st.code_seen is not None:
-                for ck in v.codes:
+                for ck in codes:
                     st.code_seen[ck] = st.code_seen.get(ck, 0) + n
         st.last_time[name] = self._time(last)
 
     def _time(self, t: bytes) -> str:
-        """line_time of a plog time's digits from the month on (MMDDhhmmssuuuuuu)."""
+        """line_time of a plog time's digits from the month on (MMDDhhmmssmmmuuu)."""
         clock = self._clock.get(t[:10])
         if clock is None:
             c = t[:10].decode("ascii")
@@ -166,7 +185,7 @@ class ShapeReader:
             if digits is None:
                 digits = raw.translate(None, NOT_DIGITS)
             le = e.lines.get(digits[e.h:]) or memo.line(e, raw, key, digits)
-        if le is None or le is UNSURE:      # ONEBYONE, or not sure: the line is read on its own
+        if le is None or le.v is None:      # ONEBYONE, or not sure: the line is read on its own
             trigs = memo.trigs(raw)
             if trigs:
                 sc._line(raw, trigs, name, lineno, st)

@@ -28,10 +28,12 @@ import ahocorasick_rs
 
 from . import clean as cl
 from . import codes as codes_mod
+from . import template
 from .model import SIGNATURE
 from .prefilter import Prefilter
 from .uniform import shape, uniform
 from .stalls import PROGRESS_TRIGGERS
+from .template import Template
 from .verdict import ERROR, MAX_KEEP, PROGRESS_SET, Classifier, Verdict, cannot_be_error
 
 NOTHING, PROGRESS_ONLY, EXACT, ONEBYONE = "nothing", "progress", "exact", "one-by-one"
@@ -42,17 +44,19 @@ MAX_LINES = 200000          # line entries remembered, all shapes together; like
 PLOG_HEAD = re.compile(r"^\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s+\w+\(\d+,[^)\n]*\):"
                        r"(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})")
 #: clean.line_time's plog pattern with its literal digits (19|20) as a class, for shapes
-TIME_ANY = re.compile(r"\d\d\d\d-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
+TIME_ANY = template.TIME_ANY
 #: bytes.translate: keep only the ASCII digits
 NOT_DIGITS = bytes(c for c in range(256) if not 48 <= c <= 57)
 
 
 class ShapeEntry:
-    """``cut`` (PROGRESS): where StallTracker.note reads the bar of a line of this shape (see ``_bar_cut``)."""
-    __slots__ = ("kind", "gh", "h", "ts", "lines", "cut")
+    """``cut`` (PROGRESS): where StallTracker.note reads the bar of a line of this shape (see ``_bar_cut``);
+    ``tpl`` (EXACT): the verdict of every line of the shape from its digits (template.py), when there is one."""
+    __slots__ = ("kind", "gh", "h", "ts", "lines", "cut", "tpl")
 
-    def __init__(self, kind: str, gh: int = 0, h: int = 0, ts: int = -1, cut: tuple[int, int, int] | None = None):
-        self.kind, self.gh, self.h, self.ts, self.cut = kind, gh, h, ts, cut
+    def __init__(self, kind: str, gh: int = 0, h: int = 0, ts: int = -1, cut: tuple[int, int, int] | None = None,
+                 tpl: Template | None = None):
+        self.kind, self.gh, self.h, self.ts, self.cut, self.tpl = kind, gh, h, ts, cut, tpl
         self.lines: dict[bytes, LineEntry] = {}
 
 
@@ -142,7 +146,8 @@ class ShapeMemo:
 
     def _entry(self, line: bytes, key: bytes) -> ShapeEntry:
         # without a trigger holding a digit on the shape, every line of it holds the same triggers
-        if self._digit_triggers is None or not self._digit_triggers.find_matches_as_indexes(key):
+        digit_free = self._digit_triggers is None or not self._digit_triggers.find_matches_as_indexes(key)
+        if digit_free:
             trigs = self.trigs(line)
             if not trigs:
                 return ShapeEntry(NOTHING)
@@ -160,8 +165,18 @@ class ShapeMemo:
         if m and line[:m.end()].isascii():
             head = cl.HEADERS[0].match(text)
             if head:
-                return ShapeEntry(EXACT, h=text.count("0", 0, head.end()), ts=text.count("0", 0, m.start(1)))
+                ts = text.count("0", 0, m.start(1))
+                tpl = template.make(line, key, ts, self._classify, self._uniform_sigs, plog_time) if digit_free else None
+                return ShapeEntry(EXACT, h=text.count("0", 0, head.end()), ts=ts, tpl=tpl)
         return ShapeEntry(EXACT)
+
+    def _classify(self, line: bytes) -> Verdict:
+        trigs = self.trigs(line)
+        return self._cl.classify(line, trigs) if trigs else Verdict()
+
+    def _uniform_sigs(self, line: bytes) -> bool:
+        return all(self._uniform_regex(sp) for t in self.trigs(line) if self._cl.kind_of.get(t) == SIGNATURE
+                   for sp in self._cl.by_literal[t])
 
     def _nothing_for_all(self, line: bytes, key: bytes, trigs: set[bytes]) -> bool:
         kind_of = self._cl.kind_of

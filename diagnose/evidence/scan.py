@@ -116,16 +116,15 @@ class Scanner:
         head = []
 
         def search():
-            # the automaton for the next block is chosen now, before this block's lines are classified; the
-            # fast path reads a block by the shapes of its lines instead (no search)
+            # the automaton for the next block is chosen now, before this block's lines are classified
             pf = self._prefilter_for(st)
-            if self.fast:
-                return lambda buf, end: (pf, None)
             return lambda buf, end: (pf, pf.matches(buf, end))
 
         try:
             with stream:
-                for blk, (pf, matches) in rd.blocks(src.name, stream, search):
+                # the fast path reads a block by the shapes of its lines: no search
+                for blk, found in rd.blocks(src.name, stream, None if self.fast else search):
+                    pf, matches = found or (None, None)
                     if head_left > 0:
                         take = bytes(blk.view[:min(head_left, blk.end)])
                         head.append(take)

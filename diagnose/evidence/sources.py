@@ -137,7 +137,7 @@ def sniff_encoding(head: bytes) -> str | None:
     """The encoding to transcode from, or None for UTF-8 (and anything undecidable, read as is)."""
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and b"\x00" in head[2:512]:
         return "utf-16"          # a byte-order mark, then the NUL halves of ASCII (a newline at least)
-    if head.startswith(codecs.BOM_UTF8) or not any(c >= 0x80 for c in head):
+    if head.startswith(codecs.BOM_UTF8) or head.isascii():
         return None
     try:
         codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
