@@ -19,12 +19,19 @@ from typing import TYPE_CHECKING
 
 from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, ShapeEntry, ShapeMemo, plog_time
 from .uniform import TO_ZERO
+from .model import CODE, SIGNATURE
 from .verdict import MAX_KEEP
 
 if TYPE_CHECKING:       # pragma: no cover
     from .scan import Scanner, _State
 
+
+def _max_distinct() -> int:
+    from . import scan
+    return scan.MAX_DISTINCT
+
 SHAPE_PART = 1 << 20        # bytes of a block read by shapes at a time
+KEPT_PAST_CAP = frozenset([SIGNATURE, CODE])    # kinds of a new line kept past scan.MAX_DISTINCT
 #: bytes.translate: keep only the ASCII digits and the newlines
 NOT_DIGITS_NL = bytes(c for c in range(256) if not (48 <= c <= 57 or c == 10))
 
@@ -88,11 +95,12 @@ class ShapeReader:
         """The lines ``todo`` of the part, in order; returns the error-word hits of those counted in bulk."""
         lines = st.lines
         valid = self._valid
+        cap = _max_distinct()
         gh = 0
         # a template's dedupe key, or a line entry -> [lines, earliest time (from the month on), dedupe key, codes,
         # rank]: lines of one dedupe key may differ in their codes (HCCL's ret[5] and ret[9] are both "ret[#]")
         bulk: dict = {}
-        last = b""                      # the time of the last line counted in bulk
+        last = b""                      # the time of the last line counted in bulk (b"": none since the last flush)
         for i in todo:
             e = ents[i]
             if e.kind is EXACT:
@@ -126,26 +134,30 @@ class ShapeReader:
                             last = t
                             gh += v.gh
                             continue
-                        if tpl is not None:         # a new kept line
-                            if bulk:
+                        if len(lines) >= cap and not (v.kinds & KEPT_PAST_CAP):
+                            last = t            # a new line past the cap is not kept: only its time is noted
+                            gh += v.gh
+                            continue
+                        if tpl is not None:     # a new kept line
+                            if bulk or last:
                                 self._flush(bulk, last, name, st)
-                                bulk = {}
+                                bulk, last = {}, b""
                             v = tpl.verdict(ds)
                             self.sc.count_generic(v.gh, st)
                             self.sc._keep(st, name, lineno + i, orig[i].decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP],
                                           v, self._time(t), "")
                             continue
-            if bulk:
+            if bulk or last:
                 self._flush(bulk, last, name, st)
-                bulk = {}
+                bulk, last = {}, b""
             self._one(e, orig[i], shapes[i], None if digits is None else digits[i], name, lineno + i, st, memo)
-        if bulk:
+        if bulk or last:
             self._flush(bulk, last, name, st)
         return gh
 
     def _flush(self, bulk: dict, last: bytes, name: str, st: "_State") -> None:
         """Count in the lines gathered in ``bulk`` (each one's kept line exists); ``last``: the time of the last
-        of them."""
+        line counted in since the last flush."""
         for n, t, key, codes, rank in bulk.values():
             ln = st.lines[key]
             ln.count += n

@@ -11,6 +11,8 @@ import heapq
 import re
 from typing import Any, Iterator
 
+import ahocorasick_rs
+
 from ascend_doctor.kb.language.facts import Fact
 
 VERSION = r"v?(\d+\.\d+(?:\.(?:RC\d+|rc\d+|\d+|T\d+))?(?:\.(?:alpha|beta|rc|post|dev|b|B)?\d+)*(?:rc\d+)?(?:\+[\w.]+)?)"
@@ -57,6 +59,14 @@ GATES = {
     "310": ("310", "300i"),
     "container": ("docker", "podman", "nerdctl", "kubectl", "huawei.com/ascend", "容器", "container"),
 }
+
+
+_GATE_WORDS = ahocorasick_rs.AhoCorasick(sorted({w for words in GATES.values() for w in words}))
+
+
+def _gate_words(low: str) -> set[str]:
+    """The words of GATES that occur in ``low``."""
+    return set(_GATE_WORDS.find_matches_as_strings(low, overlapping=True))
 
 
 def _folded(text: str) -> str:
@@ -168,10 +178,10 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
     for block in find_blocks(text):
         _block_facts(name, block, out)
     # only the patterns whose word occurs somewhere in the text can match a line of it
-    low = _folded(text)
-    prose = [(key, pat) for key, pat in PROSE_VERSIONS if key not in out and any(w in low for w in GATES[key])]
-    product = [(pat, fam) for pat, fam in PRODUCT if any(w in low for w in GATES[fam])]
-    container = CONTAINER if "container.kind" not in out and any(w in low for w in GATES["container"]) else []
+    found = _gate_words(_folded(text))
+    prose = [(key, pat) for key, pat in PROSE_VERSIONS if key not in out and not found.isdisjoint(GATES[key])]
+    product = [(pat, fam) for pat, fam in PRODUCT if not found.isdisjoint(GATES[fam])]
+    container = CONTAINER if "container.kind" not in out and not found.isdisjoint(GATES["container"]) else []
     if not prose and not container and (not product or "hardware.family" in out):
         return list(out.values())
     # the first line each pattern matches: only the lines holding one of its words can
