@@ -211,6 +211,7 @@ def test_generated_logs_give_the_plain_evidence(tmp_path, monkeypatch, seed):
 def test_generated_folders_give_the_plain_evidence(tmp_path, monkeypatch, seed):
     rnd = random.Random(100 + seed)
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "MIN_FILE_BYTES", 0)
     if seed == 1:
         monkeypatch.setattr(scan_mod, "MAX_GENERIC_HITS", 300)
     for i in range(rnd.randrange(20, 60)):

@@ -138,14 +138,13 @@ class ShapeReader:
                             last = t            # a new line past the cap is not kept: only its time is noted
                             gh += v.gh
                             continue
-                        if tpl is not None:     # a new kept line
-                            if bulk or last:
-                                self._flush(bulk, last, name, st)
-                                bulk, last = {}, b""
-                            v = tpl.verdict(ds)
-                            self.sc.count_generic(v.gh, st)
+                        if tpl is not None:
+                            # a new kept line: what the lines gathered so far change (counts and times of other
+                            # kept lines) it neither reads nor changes, but for the time noted last
+                            gh += v.gh
                             self.sc._keep(st, name, lineno + i, orig[i].decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP],
-                                          v, self._time(t), "")
+                                          tpl.verdict(ds, key), self._time(t), "")
+                            last = t
                             continue
             if bulk or last:
                 self._flush(bulk, last, name, st)

@@ -38,10 +38,10 @@ class Template:
     def __init__(self, v: Verdict, cleaned: Callable[[str], str], key: Callable[[str], str]):
         self.v, self.cleaned, self.key = v, cleaned, key
 
-    def verdict(self, d: str) -> Verdict:
-        """The verdict of the line whose digits are ``d``."""
+    def verdict(self, d: str, key: str | None = None) -> Verdict:
+        """The verdict of the line whose digits are ``d`` (``key``: its dedupe key, when known)."""
         v = self.v
-        return Verdict(v.gh, v.notes, v.kinds, v.codes, v.sigs, self.cleaned(d), self.key(d))
+        return Verdict(v.gh, v.notes, v.kinds, v.codes, v.sigs, self.cleaned(d), self.key(d) if key is None else key)
 
 
 def make(line: bytes, shape: bytes, ts: int, classify: Callable[[bytes], Verdict],
