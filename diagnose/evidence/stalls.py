@@ -60,6 +60,14 @@ def parse_updates(raw: str) -> list[tuple[str, int, int, int, str]]:
 
     Carriage-return segments are separate updates, in order.
     """
+    return [(desc, pct, done, total, shown(seg)) for desc, pct, done, total, seg in _updates(raw)]
+
+
+_DESCS: dict[str, str] = {}         # text before a bar's percentage -> its description (a bar's repeat)
+
+
+def _updates(raw: str) -> list[tuple[str, int, int, int, str]]:
+    """``parse_updates`` with each update's segment instead of its text (``shown`` makes it)."""
     out = []
     text = cl.strip_ansi(raw)
     segments = text.split("\r") if "\r" in text else [text]
@@ -74,18 +82,26 @@ def parse_updates(raw: str) -> list[tuple[str, int, int, int, str]]:
         done = int(m.group("done"))
         if total <= 0:
             continue
-        head = cl.strip_prefixes(seg[:m.start()].strip())
-        desc = DESC_TAIL.sub("", head).strip()
-        shown = cl.strip_prefixes(seg)
-        out.append((desc, int(m.group("pct")), done, total, shown[:300]))
+        before = seg[:m.start()]
+        desc = _DESCS.get(before)
+        if desc is None:
+            if len(_DESCS) > 10000:
+                _DESCS.clear()
+            desc = _DESCS[before] = DESC_TAIL.sub("", cl.strip_prefixes(before.strip())).strip()
+        out.append((desc, int(m.group("pct")), done, total, seg))
     return out
+
+
+def shown(seg: str) -> str:
+    """The text of an update as shown: its segment without rank prefix and log header."""
+    return cl.strip_prefixes(seg)[:300]
 
 
 class StallTracker:
     """Follows progress bars through one input after another; ``finish()`` reports the stalls."""
 
     def __init__(self) -> None:
-        self._bars: dict[tuple[str, int], tuple[int, int, int, str, int]] = {}   # key -> pct, done, line, text, order
+        self._bars: dict[tuple[str, int], tuple[int, int, int, str, int]] = {}   # key -> pct, done, line, segment, order
         self._last_key: tuple[str, int] | None = None
         # plain progress lines waiting to be parsed: only the last line of each bar matters, so a line
         # replaces the previous one of the same bar (told apart by its raw prefix and total)
@@ -116,22 +132,22 @@ class StallTracker:
             self.feed(raw.decode("utf-8", "replace").rstrip("\r"), lineno, order)
 
     def feed(self, raw: str, lineno: int, order: int = 0) -> None:
-        for desc, pct, done, total, text in parse_updates(raw):
+        for desc, pct, done, total, seg in _updates(raw):
             key = (desc, total)
             if key not in self._bars and len(self._bars) >= MAX_BARS:
                 continue
-            self._bars[key] = (pct, done, lineno, text, order)
+            self._bars[key] = (pct, done, lineno, seg, order)       # the text is made from seg when it stalls
             self._last_key = key
 
     def finish(self, source: str, last_line: int) -> list[Stall]:
         """The stalls of the input that just ended (``last_line``: its number of lines); resets."""
         self._flush()
         out = []
-        for key, (pct, done, line, text, order) in self._bars.items():
+        for key, (pct, done, line, seg, order) in self._bars.items():
             desc, total = key
             if done >= total or pct >= 100:
                 continue
-            out.append(Stall(desc, pct, done, total, source, line, text,
+            out.append(Stall(desc, pct, done, total, source, line, shown(seg),
                              last_in_input=key == self._last_key and line >= last_line, order=order))
         out.sort(key=lambda s: s.line)
         self._bars.clear()
