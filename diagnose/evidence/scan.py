@@ -22,7 +22,7 @@ from .model import CAUSE, CODE, SIGNATURE, CodeHit, Evidence, EvidenceLine, Inpu
 from .prefilter import Prefilter
 from .reader import Reader
 from .sources import Source
-from .stalls import PROGRESS_TRIGGERS, BarLines, StallTracker
+from .stalls import PROGRESS_TRIGGERS, StallTracker
 from .bulk import ShapeReader
 from .memo import ShapeMemo
 from .verdict import (ERROR, ERROR_LINE, MAX_KEEP, PROGRESS, PROGRESS_SET, REGEX_WINDOW, Classifier, Verdict,
@@ -53,7 +53,6 @@ class Scanner:
         self.kind_of = self.classifier.kind_of
         self.fast = FAST if fast is None else fast
         self.stalls = StallTracker()
-        self.bars = BarLines()
         self._generic_hits = 0
         # one automaton over every trigger; a second without the error words once those are switched off
         self._prefilter = Prefilter([*self.kind_of, *CODE_PREFIXES])
@@ -149,7 +148,9 @@ class Scanner:
     def _scan_block(self, buf: bytearray, end: int, name: str, lineno: int, st: "_State",
                     pf: Prefilter, matches: list[tuple[int, int, int]]) -> int:
         """Classify the lines of ``buf[:end]`` (whole lines; the last may lack its newline), the first
-        being line ``lineno``; ``matches``: the answer of ``pf`` for the block. Returns the next line number."""
+        being line ``lineno``; returns the next line number. The fast path (``matches`` None) reads the block by
+        the shapes of its lines (bulk.py); the plain one classifies every line that holds a trigger, found by
+        ``pf`` (``matches``: its answer for the block)."""
         cur = self._prefilter_for(st)
         if matches is None:
             return self._shapes.block(buf, end, name, lineno, st, self._memo(cur))
@@ -162,7 +163,7 @@ class Scanner:
         if starts:
             self._confirm_codes(buf, end, starts)
         if bars:
-            for ls in (self.bars.starts(buf, end, bars) if self.fast else _line_starts(buf, bars)):
+            for ls in _line_starts(buf, bars):
                 starts.setdefault(ls, set()).add(PROGRESS_TRIGGERS[0])
         if not starts:
             return lineno + buf.count(b"\n", 0, end) + (0 if end and buf[end - 1] == 10 else 1)

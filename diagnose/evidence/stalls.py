@@ -17,8 +17,9 @@ Forms recognised (after ANSI colours and per-rank prefixes are removed):
     <description>: NN%|<bar>| a/b [<elapsed><<remaining>, <rate>]      tqdm's default format
     <description>: NN% Completed | a/b [<elapsed><<remaining>, <rate>]  vLLM / SGLang weight loaders
 
-A progress-heavy log holds thousands of updates of the same few bars; :class:`BarLines` picks, per
-block, the lines the tracker must see without looking at each update in Python.
+A progress-heavy log holds thousands of updates of the same few bars: ``StallTracker.note`` keeps only
+the last plain update of each bar until the tracker reads them (and the fast path of the scan hands on
+only the last update of each bar in a part of a block, bulk.py).
 """
 from __future__ import annotations
 
@@ -32,10 +33,6 @@ PROGRESS_TRIGGERS = (b"%|", b"% Completed")
 
 BAR = re.compile(
     r"(?P<pct>\d{1,3})%\s*(?:Completed\s*)?\|(?:[^|\r\n]{0,400}\|)?\s*(?P<done>\d+)/(?P<total>\d+)\s*\[")
-#: (after a newline) a line holding a progress literal that is not an update: no "/" after its first "%", or no
-#: "[" after that "/" (``StallTracker.note`` ignores it; it quotes a percentage, like a logger's "45% Completed |
-#: 73/163"); a line without a literal is not one (BarLines counts these lines against the literals)
-NOT_UPDATE = re.compile(rb"\n[^%\r\n]*%(?=\|| Completed|[^\n]*(?:%\||% Completed))[^/\r\n]*(?:/[^\[\r\n]*)?\r?(?=\n|\Z)")
 #: what a description may end with before the percentage
 DESC_TAIL = re.compile(r"[\s:|]+$")
 MAX_BARS = 1000            # distinct bars tracked per input (a pathological log cannot grow memory)
@@ -119,7 +116,7 @@ class StallTracker:
         j = raw.find(b"/", i)
         k = raw.find(b"[", j)
         if i < 0 or j < 0 or k < 0:
-            return                  # no "a/b [" after the percentage: not an update (NOT_UPDATE)
+            return                  # no "a/b [" after the percentage: not an update (it quotes a percentage)
         key = bytes(raw[:i].rstrip(b"0123456789 ")) + b"\x00" + bytes(raw[j:k])   # raw may be a bytearray
         self._pending.pop(key, None)            # re-insert: the dict keeps the order of last updates
         self._pending[key] = (raw, lineno, order)
@@ -153,141 +150,3 @@ class StallTracker:
         self._bars.clear()
         self._last_key = None
         return out
-
-
-class BarLines:
-    """The lines of a block the stall tracker must see, given the offsets of the progress literals in it.
-
-    Only the last update of each bar matters, and a progress-heavy block holds many updates of a few
-    bars (one per rank, say). Going back from the last literal, each line that is not an update of a
-    bar already found gives a new bar: its prefix ``P`` (the text before the percentage) and total
-    ``T``. One regex then counts in C the lines ``P NN% ... d/T [`` of all those bars in the block. When
-    the count equals the number of literals, every literal sits on a line of one of those bars (one
-    each: the lines of two bars are disjoint), and the lines handed on are the last of each bar (same
-    text before the percentage and same total give the same description and total). Otherwise every
-    line holding a literal is handed on (the tracker keeps the last of each bar).
-    """
-
-    MAX_BARS = 64           # bars looked for in one block ...
-    MAX_WALK = 4096         # ... among this many literals from its end, before every line is handed on
-
-    def __init__(self) -> None:
-        self._one: dict[tuple, tuple[bytes, re.Pattern[bytes], re.Pattern[bytes]]] = {}
-        self._all: dict[tuple, tuple[re.Pattern[bytes], re.Pattern[bytes]]] = {}
-
-    def starts(self, buf: bytearray, end: int, bars: list[int]) -> list[int]:
-        """Line starts to hand on; ``bars``: offsets of the progress literals in ``buf[:end]``, sorted."""
-        first = buf.rfind(b"\n", 0, bars[0]) + 1
-        cr = buf.find(b"\r", first, end) >= 0      # without any CR in the block, the check for one can go
-        found: dict[tuple, int] = {}                 # bar key -> start of its last line
-        members: list[re.Pattern[bytes]] = []
-        whole: set[int] = set()                      # lines of CR-separated updates: handed on whole
-        counted = 0
-        if cr:
-            for m in CR_LINE.finditer(buf, first, end):
-                n = buf.count(b"%|", m.start(), m.end()) + buf.count(b"% Completed", m.start(), m.end())
-                if n:
-                    whole.add(m.start())
-                    counted += n
-        i = len(bars) - 1
-        stop = max(-1, i - self.MAX_WALK)
-        not_updates = False
-        check = 1               # the count is checked when 1, 2, 4 and 8 bars are found: a block of a few bars
-                                # stops its walk there
-        while i > stop and len(found) < self.MAX_BARS:
-            ls = buf.rfind(b"\n", 0, bars[i]) + 1
-            i -= 1
-            if ls in whole or any(rx.match(buf, ls, end) for rx in members):
-                continue            # an earlier update of a bar already found
-            if NOT_UPDATE.match(buf, ls - 1 if ls else 0, end) if ls else _NOT_UPDATE_FIRST.match(buf, 0, end):
-                not_updates = True  # the tracker ignores it: nothing to hand on
-                continue
-            key = self._key(buf, ls, end, bars[i + 1])
-            if key is None:
-                break
-            _body, member, member_cr = self._one[key]
-            found[key] = ls
-            members.append(member_cr if cr else member)
-            if len(found) == check and check <= 8:
-                check *= 2
-                if self._counted(buf, first, end, found, cr, counted, not_updates) == len(bars):
-                    return sorted([*found.values(), *whole])
-        if (found or whole) and self._counted(buf, first, end, found, cr, counted, not_updates) == len(bars):
-            return sorted([*found.values(), *whole])
-        out = []
-        le = -1
-        for pos in bars:
-            if pos < le:
-                continue
-            ls = buf.rfind(b"\n", 0, pos) + 1
-            le = buf.find(b"\n", pos, end)
-            if le < 0:
-                le = end
-            out.append(ls)
-        return out
-
-    def _counted(self, buf: bytearray, first: int, end: int, found: dict, cr: bool, counted: int,
-                 not_updates: bool) -> int:
-        """Progress literals in ``buf[first:end]`` that sit on a line of a bar of ``found``, on a CR line
-        (``counted`` of them) or, when ``not_updates``, on a line that is not an update."""
-        n = counted
-        if found:
-            lines, first_line = self._count_regex(tuple(sorted(found)), cr)
-            n += len(lines.findall(buf, max(0, first - 1), end))
-            if first == 0 and first_line.match(buf, 0, end):
-                n += 1
-        if not_updates:
-            n += len(NOT_UPDATE.findall(buf, max(0, first - 1), end))
-            if first == 0 and _NOT_UPDATE_FIRST.match(buf, 0, end):
-                n += 1
-        return n
-
-    def _key(self, buf: bytearray, ls: int, end: int, pos: int) -> tuple | None:
-        """The bar whose progress literal is at ``pos`` (line starting at ``ls``), its regexes made and
-        kept in ``_one``; None when the line is not a plain update of one bar."""
-        le = buf.find(b"\n", pos, end)
-        line = bytes(buf[ls:le if le >= 0 else end]).rstrip(b"\r")
-        if b"\r" in line or b"\x1b" in line:
-            return None
-        rel = pos - ls
-        q = rel
-        while q > 0 and rel - q < 3 and 48 <= line[q - 1] <= 57:
-            q -= 1
-        if q == rel:
-            return None
-        p_end = q
-        while p_end > 0 and line[p_end - 1] == 32:
-            p_end -= 1
-        prefix = line[:p_end]
-        if b"%" in prefix or (prefix and 48 <= prefix[-1] <= 57):
-            return None
-        upd = parse_updates(line.decode("utf-8", "replace"))
-        if len(upd) != 1:
-            return None
-        key = (prefix, p_end < q, upd[0][3], line[rel:rel + 2] == b"%|")
-        if key not in self._one:
-            if len(self._one) > 256:
-                self._one.clear()
-                self._all.clear()
-            body = (re.escape(prefix) + (b" +" if key[1] else b"") + rb"\d{1,3}"
-                    + (rb"%\|[^|\r\n\x1b]{0,400}\|" if key[3] else rb"% Completed *\|")
-                    + rb" *\d+/" + str(key[2]).encode() + rb" *\[")
-            self._one[key] = (body, re.compile(body), re.compile(body + _NO_CR))
-        return key
-
-    def _count_regex(self, keys: tuple, cr: bool) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
-        """(after a newline, at the start of the block) the lines of any of these bars."""
-        rx = self._all.get((keys, cr))
-        if rx is None:
-            if len(self._all) > 256:
-                self._all.clear()
-            body = b"(?:" + b"|".join(self._one[k][0] for k in keys) + b")" + (_NO_CR if cr else b"")
-            rx = self._all[(keys, cr)] = (re.compile(b"\n" + body), re.compile(body))
-        return rx
-
-
-_NOT_UPDATE_FIRST = re.compile(NOT_UPDATE.pattern[2:])
-#: a line holding a CR that is not part of its line ending (StallTracker.note feeds such a line whole)
-CR_LINE = re.compile(rb"(?m)^[^\n]*\r[^\r\n][^\n]*")
-#: the rest of a bar's line holds no CR (a line of CR updates is fed whole)
-_NO_CR = rb"[^\r\n]*\r?(?=\n|\Z)"
