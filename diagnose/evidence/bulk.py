@@ -179,7 +179,7 @@ class ShapeReader:
         if clock is None:
             c = t[:10].decode("ascii")
             clock = self._clock[t[:10]] = f"{c[:2]}-{c[2:4]} {c[4:6]}:{c[6:8]}:{c[8:10]}."
-            if len(self._clock) > 100000:
+            if len(self._clock) > 20000:
                 self._clock.clear()
         return clock + t[10:].decode("ascii")
 

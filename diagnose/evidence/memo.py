@@ -37,8 +37,8 @@ from .template import Template
 from .verdict import ERROR, MAX_KEEP, PROGRESS_SET, Classifier, Verdict, cannot_be_error
 
 NOTHING, PROGRESS_ONLY, EXACT, ONEBYONE = "nothing", "progress", "exact", "one-by-one"
-MAX_SHAPES = 50000          # shapes remembered; then the memory is emptied and filled again
-MAX_LINES = 200000          # line entries remembered, all shapes together; likewise
+MAX_SHAPE_BYTES = 8 << 20   # bytes of the shapes remembered; then the memory is emptied and filled again
+MAX_LINES = 100000          # line entries remembered, all shapes together; likewise
 
 #: a plog header on a shape (``[ERROR] HCCL(00000,python0):0000-00-00-00:00:00.000.000``): its time
 PLOG_HEAD = re.compile(r"^\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s+\w+\(\d+,[^)\n]*\):"
@@ -106,6 +106,7 @@ class ShapeMemo:
         self._shapes: dict[bytes, ShapeEntry] = {}
         self._long = ShapeEntry(ONEBYONE)
         self._n_lines = 0
+        self._bytes = 0
         digits = sorted({shape(t) for t in pf.triggers if any(48 <= c <= 57 for c in t)})
         self._digit_triggers = ahocorasick_rs.BytesAhoCorasick(digits) if digits else None
         self._uniform: dict[str, bool] = {}
@@ -138,9 +139,11 @@ class ShapeMemo:
         """The entry of shape ``key``, learnt from ``line`` (of that shape)."""
         if len(key) > MAX_KEEP:
             return self._long           # read on its own, its shape not kept
-        if len(self._shapes) >= MAX_SHAPES:
+        self._bytes += len(key) + 100
+        if self._bytes > MAX_SHAPE_BYTES:
             self._shapes.clear()
             self._n_lines = 0
+            self._bytes = len(key) + 100
         e = self._shapes[key] = self._entry(line, key)
         return e
 

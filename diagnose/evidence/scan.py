@@ -181,6 +181,7 @@ class Scanner:
     def _memo(self, pf: Prefilter) -> ShapeMemo:
         memo = self._memos.get(id(pf))
         if memo is None:
+            self._memos.clear()         # the error words are off for good: the other automaton's memo goes
             memo = self._memos[id(pf)] = ShapeMemo(self.classifier, pf, CODE_PREFIXES)
         return memo
 
