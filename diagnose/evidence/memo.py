@@ -16,7 +16,9 @@ it is. A shape is learnt from its first line, as one of:
   a plog line, ``h`` counts the digits of its header (pid, time, source line, thread), which cleaning
   removes; a LineEntry for each remaining digit string says what those lines are (their verdict, rank
   and where their time sits), when checks on the first such line show that the header's digits reach
-  no signal (see ``ShapeMemo.line``); otherwise each of those lines is read;
+  no signal (see ``ShapeMemo.line``); otherwise each of those lines is read. A kept plog shape whose
+  verdict depends on its digits only through the cleaned text gets a template instead (template.py):
+  every line of it, whatever its digits, is then known without a line entry;
 - ONEBYONE: each line is read (longer than MAX_KEEP: a window of a long line depends on where its
   digits are).
 """

@@ -1,13 +1,18 @@
 """Lines -> Evidence: which lines are kept, what each one is, deduplicated across ranks and files.
 
-    sources.py (inputs) -> reader.py (blocks of whole lines) -> prefilter.py (trigger literals per line)
-      -> here: each line holding a trigger is classified -> model.Evidence
+    sources.py (inputs) -> reader.py (blocks of whole lines) -> here -> model.Evidence
 
-Only the lines holding a trigger literal (signature literals, error words, code markers, CANN cause
-headers) are decoded, cleaned and classified (verdict.py says what a line is, as a value); kept lines
-are deduplicated across ranks and files (count, ranks, earliest time). Progress-bar lines go to the
-stall tracker (stalls.py), not into the lines. The first HEAD_BYTES of every input are also
-kept as text for facts (version strings, npu-smi tables) and for the free sentences of a pasted issue.
+A line is read when it holds a trigger literal (signature literals, error words, code markers, CANN
+cause headers, progress bars; prefilter.py); verdict.py says what it is, as a value, and this module
+counts the verdict in: kept lines are deduplicated across ranks and files (count, ranks, earliest
+time), progress-bar lines go to the stall tracker (stalls.py). The first HEAD_BYTES of every input are
+also kept as text for facts (version strings, npu-smi tables) and for the free sentences of a pasted
+issue.
+
+Two paths read a block and give the same Evidence. The plain one (``FAST = False``) searches the block
+with the trigger automaton and classifies every line holding a trigger. The fast one (bulk.py) reads
+the block by the shapes of its lines (uniform.py, memo.py, template.py) and classifies a line only when
+nothing learnt from an earlier line says what it is; tests/test_scan_fast.py holds it to the plain one.
 """
 from __future__ import annotations
 
