@@ -106,21 +106,20 @@ class ShapeReader:
             if e.kind is EXACT:
                 d = digits[i]
                 tpl = e.tpl
-                le = None if tpl is not None else e.lines.get(d[e.h:]) or memo.line(e, orig[i], shapes[i], d)
-                if tpl is not None or le.bulk:
+                if tpl is not None:
+                    le = None
+                    v = tpl.v
+                else:
+                    le = e.lines.get(d[e.h:]) or memo.line(e, orig[i], shapes[i], d)
+                    v = le.v if le.bulk else None
+                if v is not None:
                     ts = e.ts
                     t = d[ts:ts + 20]
                     ok = valid.get(t[:10])
                     if ok is None:
                         ok = valid[t[:10]] = plog_time(t, 0) is not None
                     if ok:
-                        if tpl is not None:
-                            ds = d.decode("ascii")
-                            key = tpl.key(ds)
-                            v = tpl.v
-                        else:
-                            v = le.v
-                            key = v.key
+                        key = v.key if tpl is None else tpl.key_of(d)
                         t = t[4:]
                         if key in lines:
                             group = key if le is None else le
@@ -143,7 +142,7 @@ class ShapeReader:
                             # kept lines) it neither reads nor changes, but for the time noted last
                             gh += v.gh
                             self.sc._keep(st, name, lineno + i, orig[i].decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP],
-                                          tpl.verdict(ds, key), self._time(t), "")
+                                          tpl.verdict(d.decode("ascii"), key), self._time(t), "")
                             last = t
                             continue
             if bulk or last:

@@ -28,15 +28,27 @@ BENIGN_ANY = re.compile(r"\b\d errors?\b|error_?count[=:]\s*\d\b|errors?:\s*\d\b
 ZERO_X = re.compile(rb"0[xX]")
 TIME_ANY = re.compile(r"\d\d\d\d-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
 MAX_DIGITS = 100            # digits of a line a template can number (two numbered lines)
+MAX_KEYS = 10000            # dedupe keys a template remembers
 
 
 class Template:
     """``v``: the verdict of the first line (its kinds, signatures, error-word hits); ``cleaned(d)`` and
-    ``key(d)``: the cleaned text and dedupe key of a line of the shape whose digits are ``d`` (str)."""
-    __slots__ = ("v", "cleaned", "key")
+    ``key(d)``: the cleaned text and dedupe key of a line of the shape whose digits are ``d`` (str).
+    ``key_of(d)`` gives the key from the digits as bytes, remembered by the digits it is made of (from the
+    ``lo``-th on: a plog header's digits, the time's among them, never reach it)."""
+    __slots__ = ("v", "cleaned", "key", "lo", "_keys")
 
-    def __init__(self, v: Verdict, cleaned: Callable[[str], str], key: Callable[[str], str]):
-        self.v, self.cleaned, self.key = v, cleaned, key
+    def __init__(self, v: Verdict, cleaned: Callable[[str], str], key: Callable[[str], str], lo: int):
+        self.v, self.cleaned, self.key, self.lo = v, cleaned, key, lo
+        self._keys: dict[bytes, str] = {}
+
+    def key_of(self, d: bytes) -> str:
+        k = self._keys.get(d[self.lo:])
+        if k is None:
+            if len(self._keys) >= MAX_KEYS:
+                self._keys.clear()
+            k = self._keys[d[self.lo:]] = self.key(d.decode("ascii"))
+        return k
 
     def verdict(self, d: str, key: str | None = None) -> Verdict:
         """The verdict of the line whose digits are ``d`` (``key``: its dedupe key, when known)."""
@@ -79,12 +91,13 @@ def make(line: bytes, shape: bytes, ts: int, classify: Callable[[bytes], Verdict
         if fill is None:
             return None
         fills.append(fill)
-    return Template(v, *fills)
+    return Template(v, fills[0][0], fills[1][0], fills[1][1])
 
 
-def _fill(out: str, ones: str, tens: str, d: str) -> Callable[[str], str] | None:
+def _fill(out: str, ones: str, tens: str, d: str) -> tuple[Callable[[str], str], int] | None:
     """The function of a line's digits that gives ``out`` (the text made from the line whose digits are
-    ``d``), found from ``ones`` and ``tens`` (the same text made from the numbered lines)."""
+    ``d``), found from ``ones`` and ``tens`` (the same text made from the numbered lines), and the first
+    digit it takes (``len(d)``: none)."""
     if not len(out) == len(ones) == len(tens):
         return None
     pieces: list = []           # str (a constant) or [first digit, after the last digit]
@@ -115,4 +128,6 @@ def _fill(out: str, ones: str, tens: str, d: str) -> Callable[[str], str] | None
         else:
             expr.append(f"d[{p[0]}:{p[1]}]")
     fill = eval(f"lambda d, c=c: {' + '.join(expr) or repr('')}", {"c": consts})
-    return fill if fill(d) == out and fill("".join(str(k % 10) for k in range(len(d)))) == ones else None
+    if fill(d) != out or fill("".join(str(k % 10) for k in range(len(d)))) != ones:
+        return None
+    return fill, min([p[0] for p in pieces if not isinstance(p, str)], default=len(d))
