@@ -14,6 +14,7 @@ entry). The other lines are taken in order:
 """
 from __future__ import annotations
 
+from collections import Counter
 from itertools import accumulate, compress
 from typing import TYPE_CHECKING
 
@@ -69,11 +70,18 @@ class ShapeReader:
             ents = [e or memo.get(k) or memo.learn(orig[i], k) for i, (k, e) in enumerate(zip(shapes, ents))]
         gh = 0
         others = set()
+        hits = []
         for e in set(ents):
             if e.kind is not NOTHING:
                 others.add(e)
             elif e.gh:
-                gh += e.gh * ents.count(e)
+                hits.append(e)
+        if hits:
+            if len(hits) > 2:
+                counts = Counter(ents)
+                gh = sum(e.gh * counts[e] for e in hits)
+            else:
+                gh = sum(e.gh * ents.count(e) for e in hits)
         if others:
             todo = list(compress(range(len(ents)), map(others.__contains__, ents)))
             if orig is None:
@@ -217,8 +225,8 @@ def _lines_at(text: bytes, shapes: list[bytes], wanted: list[int]) -> "list[byte
     lines when many are wanted, else a dict of those."""
     if len(wanted) * 4 > len(shapes):
         return text.split(b"\n")
-    ends = list(accumulate(map(len, shapes), lambda a, b: a + b + 1))
-    return {i: text[ends[i] - len(shapes[i]):ends[i]] for i in wanted}
+    ends = list(accumulate(map(len, shapes)))       # line i ends at ends[i] + i (i newlines before it)
+    return {i: text[ends[i] + i - len(shapes[i]):ends[i] + i] for i in wanted}
 
 
 def _bar_of(raw: bytes, cut: tuple[int, int, int]) -> tuple[bytes, bytes]:
