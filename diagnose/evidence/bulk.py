@@ -66,7 +66,8 @@ class ShapeReader:
         if None in ents:
             orig = text.split(b"\n")
             for key in memo.missing(shapes):
-                memo.learn(orig[shapes.index(key)], key)
+                if memo.kept(key):
+                    memo.learn(orig[shapes.index(key)], key)
             ents = [e or memo.get(k) or memo.learn(orig[i], k) for i, (k, e) in enumerate(zip(shapes, ents))]
         gh = 0
         others = set()

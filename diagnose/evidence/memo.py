@@ -19,8 +19,8 @@ it is. A shape is learnt from its first line, as one of:
   no signal (see ``ShapeMemo.line``); otherwise each of those lines is read. A kept plog shape whose
   verdict depends on its digits only through the cleaned text gets a template instead (template.py):
   every line of it, whatever its digits, is then known without a line entry;
-- ONEBYONE: each line is read (longer than MAX_KEEP: a window of a long line depends on where its
-  digits are).
+- ONEBYONE: each line is read: a line longer than MAX_KEEP (a window of a long line depends on where
+  its digits are) or one of carriage-return updates; their shapes are not kept.
 """
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ class ShapeMemo:
         self._pf = pf
         self._code_prefixes = code_prefixes
         self._shapes: dict[bytes, ShapeEntry] = {}
-        self._long = ShapeEntry(ONEBYONE)
+        self._long = ShapeEntry(ONEBYONE)         # the entry of the lines whose shapes are not kept
         self._n_lines = 0
         self._bytes = 0
         digits = sorted({shape(t) for t in pf.triggers if any(48 <= c <= 57 for c in t)})
@@ -137,10 +137,16 @@ class ShapeMemo:
         return found
 
     # -- shapes -------------------------------------------------------------------------------------
+    @staticmethod
+    def kept(key: bytes) -> bool:
+        """Whether the shape ``key`` is learnt and kept: not a long line, nor carriage-return updates (a
+        capture of a progress bar: its shape is its own); those lines are read on their own."""
+        return len(key) <= MAX_KEEP and b"\r" not in key.rstrip(b"\r")
+
     def learn(self, line: bytes, key: bytes) -> ShapeEntry:
         """The entry of shape ``key``, learnt from ``line`` (of that shape)."""
-        if len(key) > MAX_KEEP:
-            return self._long           # read on its own, its shape not kept
+        if not self.kept(key):
+            return self._long
         self._bytes += len(key) + 100
         if self._bytes > MAX_SHAPE_BYTES:
             self._shapes.clear()
@@ -157,8 +163,6 @@ class ShapeMemo:
             if not trigs:
                 return ShapeEntry(NOTHING)
             if trigs <= PROGRESS_SET:
-                if b"\r" in key.rstrip(b"\r"):
-                    return ShapeEntry(PROGRESS_ONLY)      # carriage-return updates: the tracker reads each line
                 cut = _bar_cut(key)
                 # a line that is not an update (no "a/b [" after its percentage) is left alone by the tracker
                 return ShapeEntry(PROGRESS_ONLY, cut=cut) if cut else ShapeEntry(NOTHING)
