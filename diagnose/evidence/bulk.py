@@ -7,9 +7,10 @@ entry). The other lines are taken in order:
 
 - a progress update only when it is the last of its bar in the part (StallTracker.note keeps only the
   last update of each bar until the tracker reads them);
-- a kept plog line whose line entry is sure, and whose kept line already exists, is counted in bulk:
-  per entry its number and its earliest time, put into the scan's state before the next line that is
-  read on its own and at the end of the part (so that state is what reading line by line gives);
+- a kept plog line whose line entry is sure (or whose shape has a template), and whose kept line already
+  exists, is counted in bulk: per entry its number and its earliest time, put into the scan's state
+  before the next line that is read on its own and at the end of the part (so that state is what
+  reading line by line gives); a new kept line of a template is kept at once;
 - everything else through the scanner, one line at a time, as the plain path reads it.
 """
 from __future__ import annotations
@@ -19,22 +20,22 @@ from itertools import accumulate, compress
 from typing import TYPE_CHECKING
 
 from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, ShapeEntry, ShapeMemo, plog_time
-from .uniform import TO_ZERO
 from .model import CODE, SIGNATURE
+from .uniform import TO_ZERO
 from .verdict import MAX_KEEP
 
 if TYPE_CHECKING:       # pragma: no cover
     from .scan import Scanner, _State
 
-
-def _max_distinct() -> int:
-    from . import scan
-    return scan.MAX_DISTINCT
-
 SHAPE_PART = 1 << 20        # bytes of a block read by shapes at a time
 KEPT_PAST_CAP = frozenset([SIGNATURE, CODE])    # kinds of a new line kept past scan.MAX_DISTINCT
 #: bytes.translate: keep only the ASCII digits and the newlines
 NOT_DIGITS_NL = bytes(c for c in range(256) if not (48 <= c <= 57 or c == 10))
+
+
+def _max_distinct() -> int:
+    from . import scan      # scan imports this module; its limit may be changed (tests) after import
+    return scan.MAX_DISTINCT
 
 
 class ShapeReader:
@@ -58,6 +59,7 @@ class ShapeReader:
         return lineno
 
     def _part(self, text: bytes, name: str, lineno: int, st: "_State", memo: ShapeMemo) -> int:
+        """Read the part ``text`` (whole lines), its first line being ``lineno``; returns the next line number."""
         shapes = text.translate(TO_ZERO).split(b"\n")
         if text[-1:] == b"\n":
             shapes.pop()

@@ -11,7 +11,9 @@ it is. A shape is learnt from its first line, as one of:
   regexes are digit-uniform (a broken one never matches), an error word is ruled out by
   ``cannot_be_error`` (digit-uniform), no line of the shape can hold a code (``codes.possible``), and
   there is no cause header or progress bar (those keep something);
-- PROGRESS: every line of the shape is a progress bar and nothing else (same triggers, as above);
+- PROGRESS_ONLY: every line of the shape is a progress update and nothing else (same triggers, as
+  above); ``cut`` says where StallTracker.note tells its bar (a line that only quotes a percentage,
+  without "a/b [" after it, is left alone by the tracker: NOTHING);
 - EXACT: lines are told apart by their digits after the first ``h`` (``h`` = 0: the line itself). For
   a plog line, ``h`` counts the digits of its header (pid, time, source line, thread), which cleaning
   removes; a LineEntry for each remaining digit string says what those lines are (their verdict, rank
@@ -33,9 +35,9 @@ from . import codes as codes_mod
 from . import template
 from .model import SIGNATURE
 from .prefilter import Prefilter
-from .uniform import shape, uniform
 from .stalls import PROGRESS_TRIGGERS
 from .template import Template
+from .uniform import shape, uniform
 from .verdict import ERROR, MAX_KEEP, PROGRESS_SET, Classifier, Verdict, cannot_be_error
 
 NOTHING, PROGRESS_ONLY, EXACT, ONEBYONE = "nothing", "progress", "exact", "one-by-one"
