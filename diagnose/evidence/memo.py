@@ -108,7 +108,7 @@ class ShapeMemo:
         self._pf = pf
         self._code_prefixes = code_prefixes
         self._shapes: dict[bytes, ShapeEntry] = {}
-        self._long = ShapeEntry(ONEBYONE)         # the entry of the lines whose shapes are not kept
+        self.long = ShapeEntry(ONEBYONE)         # the entry of the lines whose shapes are not kept
         self._n_lines = 0
         self._bytes = 0
         digits = sorted({shape(t) for t in pf.triggers if any(48 <= c <= 57 for c in t)})
@@ -148,7 +148,7 @@ class ShapeMemo:
     def learn(self, line: bytes, key: bytes) -> ShapeEntry:
         """The entry of shape ``key``, learnt from ``line`` (of that shape)."""
         if not self.kept(key):
-            return self._long
+            return self.long
         self._bytes += len(key) + 100
         if self._bytes > MAX_SHAPE_BYTES:
             self._shapes.clear()
