@@ -265,3 +265,19 @@ def test_lines_of_one_dedupe_key_with_other_codes_count_them_as_the_plain_path(t
     plain, fast = both(monkeypatch, lambda: _evidence([str(tmp_path / "h.log")], sigs=KB_LIKE))
     assert dump(fast) == dump(plain)
     assert [(c.code, c.count) for c in fast.codes] == [("9", 3)]
+
+
+def test_long_lines_give_the_plain_evidence(tmp_path, monkeypatch):
+    """Parts of a few long lines are read line by line; a line longer than MAX_KEEP is read on its own."""
+    rnd = random.Random(11)
+    words = ["INFO step ok", "RuntimeError: call aclnnMatmul failed, error code is 561003", "Bus error",
+             "wait socket establish timeout", "Loading safetensors checkpoint shards: 50% Completed | 1/2 [00:01<00:01]"]
+    lines = []
+    for i in range(40):
+        n = rnd.choice([10, 3000, 70000, 300000])
+        lines.append(" ".join(rnd.choice(words) for _ in range(n // 12 + 1)))
+        if i % 5 == 0:
+            lines.append(f"[rank{i % 3}]: RuntimeError: short line {i}")
+    (tmp_path / "long.log").write_text("\n".join(lines) + "\n")
+    plain, fast = both(monkeypatch, lambda: _evidence([str(tmp_path / "long.log")], sigs=KB_LIKE))
+    assert dump(fast) == dump(plain)
