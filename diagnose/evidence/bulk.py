@@ -75,30 +75,30 @@ class ShapeReader:
         shapes = text.translate(TO_ZERO).split(b"\n")
         if text[-1:] == b"\n":
             shapes.pop()
-        ents = list(map(memo.get, shapes))
+        entry = {k: memo.get(k) for k in set(shapes)}       # shape -> entry, each shape once
         orig = None
-        if None in ents:
+        if None in entry.values():
             orig = text.split(b"\n")
-            for key in memo.missing(shapes):
-                if memo.kept(key):
-                    memo.learn(orig[shapes.index(key)], key)
-            ents = [e or memo.get(k) or memo.learn(orig[i], k) for i, (k, e) in enumerate(zip(shapes, ents))]
+            for k, e in entry.items():
+                if e is None:
+                    entry[k] = memo.learn(orig[shapes.index(k)] if memo.kept(k) else b"", k)
         gh = 0
         others = set()
         hits = []
-        for e in set(ents):
+        for k, e in entry.items():
             if e.kind is not NOTHING:
-                others.add(e)
+                others.add(k)
             elif e.gh:
-                hits.append(e)
+                hits.append(k)
         if hits:
             if len(hits) > 2:
-                counts = Counter(ents)
-                gh = sum(e.gh * counts[e] for e in hits)
+                counts = Counter(shapes)
+                gh = sum(entry[k].gh * counts[k] for k in hits)
             else:
-                gh = sum(e.gh * ents.count(e) for e in hits)
+                gh = sum(entry[k].gh * shapes.count(k) for k in hits)
         if others:
-            todo = list(compress(range(len(ents)), map(others.__contains__, ents)))
+            todo = list(compress(range(len(shapes)), map(others.__contains__, shapes)))
+            ents = {i: entry[shapes[i]] for i in todo}
             if orig is None:
                 orig = _lines_at(text, shapes, todo)
             bars = [i for i in todo if ents[i].cut is not None]
@@ -106,14 +106,14 @@ class ShapeReader:
                 last = set(dict(zip([_bar_of(orig[i], ents[i].cut) for i in bars], bars)).values())
                 todo = [i for i in todo if ents[i].cut is None or i in last]
             digits = None
-            if any(e.kind is EXACT for e in others):
+            if any(entry[k].kind is EXACT for k in others):
                 digits = text.translate(None, NOT_DIGITS_NL).split(b"\n")
             gh += self._lines(todo, ents, orig, digits, shapes, name, lineno, st, memo)
         if gh:
             self.sc.count_generic(gh, st)
         return lineno + len(shapes)
 
-    def _lines(self, todo: list[int], ents: list[ShapeEntry], orig, digits, shapes: list[bytes], name: str,
+    def _lines(self, todo: list[int], ents: dict[int, ShapeEntry], orig, digits, shapes: list[bytes], name: str,
                lineno: int, st: "_State", memo: ShapeMemo) -> int:
         """The lines ``todo`` of the part, in order; returns the error-word hits of those counted in bulk."""
         lines = st.lines

@@ -119,10 +119,6 @@ class ShapeMemo:
     def __len__(self) -> int:
         return len(self._shapes)
 
-    def missing(self, keys: list[bytes]) -> set[bytes]:
-        """The shapes among ``keys`` not learnt yet."""
-        return set(keys).difference(self._shapes.keys())
-
     # -- the triggers of one line ------------------------------------------------------------------
     def trigs(self, line: bytes) -> set[bytes]:
         """The triggers on ``line`` as the block search gives them: a CANN / torch_npu code prefix only as
