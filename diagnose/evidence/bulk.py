@@ -28,7 +28,7 @@ if TYPE_CHECKING:       # pragma: no cover
     from .scan import Scanner, _State
 
 SHAPE_PART = 1 << 20        # bytes of a block read by shapes at a time
-LONG_PART = 64 << 10        # a part this long with a few lines only is read line by line
+LONG_PART = 64 << 10        # a part whose first line is this long reads that line on its own
 KEPT_PAST_CAP = frozenset([SIGNATURE, CODE])    # kinds of a new line kept past scan.MAX_DISTINCT
 #: bytes.translate: keep only the ASCII digits and the newlines
 NOT_DIGITS_NL = bytes(c for c in range(256) if not (48 <= c <= 57 or c == 10))
@@ -61,17 +61,14 @@ class ShapeReader:
 
     def _part(self, text: bytes, name: str, lineno: int, st: "_State", memo: ShapeMemo) -> int:
         """Read the part ``text`` (whole lines), its first line being ``lineno``; returns the next line number."""
-        if len(text) > LONG_PART and text.count(b"\n") < 8:
-            # a few long lines: each is read on its own (their shapes would only cost)
-            lines = text.split(b"\n")
-            if text[-1:] == b"\n":
-                lines.pop()
-            for i, raw in enumerate(lines):
-                if len(raw) > MAX_KEEP:
-                    self._one(memo.long, raw, b"", None, name, lineno + i, st, memo)
-                else:
-                    self._part(raw + b"\n", name, lineno + i, st, memo)
-            return lineno + len(lines)
+        while len(text) > LONG_PART and text.find(b"\n", 0, LONG_PART) < 0:
+            # a long first line is read on its own (its shape would only cost), then the rest
+            cut = text.find(b"\n")
+            self._one(memo.long, text if cut < 0 else text[:cut], b"", None, name, lineno, st, memo)
+            lineno += 1
+            if cut < 0 or cut + 1 == len(text):
+                return lineno
+            text = text[cut + 1:]
         shapes = text.translate(TO_ZERO).split(b"\n")
         if text[-1:] == b"\n":
             shapes.pop()
