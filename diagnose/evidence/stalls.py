@@ -75,8 +75,8 @@ def _updates(raw: str) -> list[tuple[str, int, int, int, str]]:
         m = BAR.search(seg)
         if not m:
             continue
-        total = int(m.group("total"))
-        done = int(m.group("done"))
+        pct, done, total = m.group("pct", "done", "total")
+        total = int(total)
         if total <= 0:
             continue
         before = seg[:m.start()]
@@ -85,7 +85,7 @@ def _updates(raw: str) -> list[tuple[str, int, int, int, str]]:
             if len(_DESCS) > 10000:
                 _DESCS.clear()
             desc = _DESCS[before] = DESC_TAIL.sub("", cl.strip_prefixes(before.strip())).strip()
-        out.append((desc, int(m.group("pct")), done, total, seg))
+        out.append((desc, int(pct), int(done), total, seg))
     return out
 
 
