@@ -28,6 +28,7 @@ if TYPE_CHECKING:       # pragma: no cover
     from .scan import Scanner, _State
 
 SHAPE_PART = 1 << 20        # bytes of a block read by shapes at a time
+MAX_KEYS = 20000            # dedupe keys made from templates that are remembered
 LONG_PART = 64 << 10        # a part whose first line is this long reads that line on its own
 KEPT_PAST_CAP = frozenset([SIGNATURE, CODE])    # kinds of a new line kept past scan.MAX_DISTINCT
 #: bytes.translate: keep only the ASCII digits and the newlines
@@ -46,6 +47,7 @@ class ShapeReader:
         self.sc = scanner
         self._valid: dict[bytes, bool] = {}      # the year, month, day and hour of a plog time -> line_time takes it
         self._clock: dict[bytes, str] = {}       # its month to second -> "MM-DD HH:MM:SS."
+        self._keys: dict[tuple, str] = {}        # (template, the digits its key is made of) -> the key
 
     def block(self, buf: bytearray, end: int, name: str, lineno: int, st: "_State", memo: ShapeMemo) -> int:
         """Read ``buf[:end]`` (whole lines; the last may lack its newline), its first line being ``lineno``;
@@ -139,7 +141,7 @@ class ShapeReader:
                     if ok is None:
                         ok = valid[t[:10]] = plog_time(t, 0) is not None
                     if ok:
-                        key = v.key if tpl is None else tpl.key_of(d)
+                        key = v.key if tpl is None else self._key_of(tpl, d)
                         t = t[4:]
                         if key in lines:
                             group = key if le is None else le
@@ -191,6 +193,16 @@ class ShapeReader:
                 for ck in codes:
                     st.code_seen[ck] = st.code_seen.get(ck, 0) + n
         st.last_time[name] = self._time(last)
+
+    def _key_of(self, tpl, d: bytes) -> str:
+        """The dedupe key a template gives the line whose digits are ``d`` (remembered)."""
+        at = (tpl, d[tpl.lo:])
+        k = self._keys.get(at)
+        if k is None:
+            if len(self._keys) >= MAX_KEYS:
+                self._keys.clear()
+            k = self._keys[at] = tpl.key(d.decode("ascii"))
+        return k
 
     def _time(self, t: bytes) -> str:
         """line_time of a plog time's digits from the month on (MMDDhhmmssmmmuuu)."""

@@ -41,8 +41,9 @@ from .uniform import shape, uniform
 from .verdict import ERROR, MAX_KEEP, PROGRESS_SET, Classifier, Verdict, cannot_be_error
 
 NOTHING, PROGRESS_ONLY, EXACT, ONEBYONE = "nothing", "progress", "exact", "one-by-one"
-MAX_SHAPE_BYTES = 8 << 20   # bytes of the shapes remembered; then the memory is emptied and filled again
-MAX_LINES = 100000          # line entries remembered, all shapes together; likewise
+MAX_SHAPE_BYTES = 8 << 20   # bytes of the shapes remembered (and what goes with each); then the memory is
+                            # emptied and filled again
+MAX_LINES = 50000           # line entries remembered, all shapes together; likewise
 
 #: a plog header on a shape (``[ERROR] HCCL(00000,python0):0000-00-00-00:00:00.000.000``): its time
 PLOG_HEAD = re.compile(r"^\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s+\w+\(\d+,[^)\n]*\):"
@@ -145,11 +146,11 @@ class ShapeMemo:
         """The entry of shape ``key``, learnt from ``line`` (of that shape)."""
         if not self.kept(key):
             return self.long
-        self._bytes += len(key) + 100
+        self._bytes += len(key) + 300
         if self._bytes > MAX_SHAPE_BYTES:
             self._shapes.clear()
             self._n_lines = 0
-            self._bytes = len(key) + 100
+            self._bytes = len(key) + 300
         e = self._shapes[key] = self._entry(line, key)
         return e
 

@@ -28,27 +28,17 @@ BENIGN_ANY = re.compile(r"\b\d errors?\b|error_?count[=:]\s*\d\b|errors?:\s*\d\b
 ZERO_X = re.compile(rb"0[xX]")
 TIME_ANY = re.compile(r"\d\d\d\d-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
 MAX_DIGITS = 100            # digits of a line a template can number (two numbered lines)
-MAX_KEYS = 10000            # dedupe keys a template remembers
 
 
 class Template:
     """``v``: the verdict of the first line (its kinds, signatures, error-word hits); ``cleaned(d)`` and
-    ``key(d)``: the cleaned text and dedupe key of a line of the shape whose digits are ``d`` (str).
-    ``key_of(d)`` gives the key from the digits as bytes, remembered by the digits it is made of (from the
-    ``lo``-th on: a plog header's digits, the time's among them, never reach it)."""
-    __slots__ = ("v", "cleaned", "key", "lo", "_keys")
+    ``key(d)``: the cleaned text and dedupe key of a line of the shape whose digits are ``d`` (str); the key
+    is made of the digits from the ``lo``-th on (a plog header's digits, the time's among them, never reach
+    it)."""
+    __slots__ = ("v", "cleaned", "key", "lo")
 
     def __init__(self, v: Verdict, cleaned: Callable[[str], str], key: Callable[[str], str], lo: int):
         self.v, self.cleaned, self.key, self.lo = v, cleaned, key, lo
-        self._keys: dict[bytes, str] = {}
-
-    def key_of(self, d: bytes) -> str:
-        k = self._keys.get(d[self.lo:])
-        if k is None:
-            if len(self._keys) >= MAX_KEYS:
-                self._keys.clear()
-            k = self._keys[d[self.lo:]] = self.key(d.decode("ascii"))
-        return k
 
     def verdict(self, d: str, key: str | None = None) -> Verdict:
         """The verdict of the line whose digits are ``d`` (``key``: its dedupe key, when known)."""
