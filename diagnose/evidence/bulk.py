@@ -29,6 +29,7 @@ if TYPE_CHECKING:       # pragma: no cover
 
 SHAPE_PART = 1 << 20        # bytes of a block read by shapes at a time
 MAX_KEYS = 20000            # dedupe keys made from templates that are remembered
+MAX_NEW = 256               # new shapes a part learns; a part with more is searched by the automaton
 LONG_PART = 64 << 10        # a part whose first line is this long reads that line on its own
 KEPT_PAST_CAP = frozenset([SIGNATURE, CODE])    # kinds of a new line kept past scan.MAX_DISTINCT
 #: bytes.translate: keep only the ASCII digits and the newlines
@@ -48,6 +49,8 @@ class ShapeReader:
         self._valid: dict[bytes, bool] = {}      # the year, month, day and hour of a plog time -> line_time takes it
         self._clock: dict[bytes, str] = {}       # its month to second -> "MM-DD HH:MM:SS."
         self._keys: dict[tuple, str] = {}        # (template, the digits its key is made of) -> the key
+        self._search = 0                         # parts to search with the automaton before shapes are tried again
+        self._searched = 0                       # how many were searched the last time
 
     def block(self, buf: bytearray, end: int, name: str, lineno: int, st: "_State", memo: ShapeMemo) -> int:
         """Read ``buf[:end]`` (whole lines; the last may lack its newline), its first line being ``lineno``;
@@ -71,16 +74,36 @@ class ShapeReader:
             if cut < 0 or cut + 1 == len(text):
                 return lineno
             text = text[cut + 1:]
+        if self._search > 0:        # parts of too many new shapes lately: search this one with the automaton
+            self._search -= 1
+            return self.sc._search_block(text, len(text), name, lineno, st, memo.pf, memo.pf.matches(text), memo.pf)
         shapes = text.translate(TO_ZERO).split(b"\n")
         if text[-1:] == b"\n":
             shapes.pop()
         entry = {k: memo.get(k) for k in set(shapes)}       # shape -> entry, each shape once
         orig = None
-        if None in entry.values():
+        new = []
+        for k, e in entry.items():
+            if e is None:
+                if memo.kept(k):
+                    new.append(k)
+                else:
+                    entry[k] = memo.long        # a long line, carriage-return updates: read on its own
+        if new:
             orig = text.split(b"\n")
-            for k, e in entry.items():
-                if e is None:
-                    entry[k] = memo.learn(orig[shapes.index(k)] if memo.kept(k) else b"", k)
+            first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))     # shape -> its first line
+            if len(new) > MAX_NEW:
+                # more new shapes than learning them would repay: the automaton reads this part, and only the
+                # shapes that repeat in it are learnt (a log whose every line has a shape of its own stays cheap)
+                counts = Counter(shapes)
+                for k in sorted((k for k in new if counts[k] > 1), key=counts.__getitem__, reverse=True)[:MAX_NEW]:
+                    memo.learn(orig[first[k]], k)
+                self._searched = min(2 * self._searched + 1, 31)
+                self._search = self._searched           # the next parts are searched too, more of them each time
+                return self.sc._search_block(text, len(text), name, lineno, st, memo.pf, memo.pf.matches(text), memo.pf)
+            self._searched = 0
+            for k in new:
+                entry[k] = memo.learn(orig[first[k]], k)
         gh = 0
         others = set()
         hits = []

@@ -106,7 +106,7 @@ class ShapeMemo:
 
     def __init__(self, classifier: Classifier, pf: Prefilter, code_prefixes: frozenset[bytes]):
         self._cl = classifier
-        self._pf = pf
+        self._pf = self.pf = pf
         self._code_prefixes = code_prefixes
         self._shapes: dict[bytes, ShapeEntry] = {}
         self.long = ShapeEntry(ONEBYONE)         # the entry of the lines whose shapes are not kept

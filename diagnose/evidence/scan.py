@@ -159,6 +159,13 @@ class Scanner:
         cur = self._prefilter_for(st)
         if matches is None:
             return self._shapes.block(buf, end, name, lineno, st, self._memo(cur))
+        return self._search_block(buf, end, name, lineno, st, pf, matches, cur)
+
+    def _search_block(self, buf: "bytes | bytearray", end: int, name: str, lineno: int, st: "_State", pf: Prefilter,
+                      matches: list[tuple[int, int, int]], cur: Prefilter) -> int:
+        """The plain path for ``buf[:end]``: every line holding a trigger that ``cur`` (the automaton of this
+        block) finds is classified; ``matches``: the answer of ``pf`` for the block (searched before ``cur`` was
+        chosen, it may hold the error words ``cur`` leaves out)."""
         drop: frozenset[int] = frozenset()
         if pf is not cur:
             # the error words were switched off after this block was searched: leave their hits out
