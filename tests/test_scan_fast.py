@@ -284,3 +284,30 @@ def test_long_lines_give_the_plain_evidence(tmp_path, monkeypatch):
     (tmp_path / "long.log").write_text("\n".join(lines) + "\n")
     plain, fast = both(monkeypatch, lambda: _evidence([str(tmp_path / "long.log")], sigs=KB_LIKE))
     assert dump(fast) == dump(plain)
+
+
+def test_lines_that_never_repeat_are_read_one_by_one_with_the_plain_evidence(tmp_path, monkeypatch):
+    """A kept line whose digits never repeat (an iteration number, a step): after LEARN_TRIAL line entries of
+    its shape found no use, its lines are read one by one (learning each costs more than reading it); a log
+    whose lines all have shapes of their own is searched by the automaton."""
+    from ascend_doctor.diagnose.evidence import memo as memo_mod
+    from ascend_doctor.diagnose.evidence.sources import file_source
+
+    rnd = random.Random(4)
+    lines = []
+    for _ in range(1500):
+        lines.append(f"[ERROR] RUNTIME({rnd.randrange(1000, 9999)},python3):2025-08-20-10:{rnd.randrange(10, 60)}:"
+                     f"{rnd.randrange(10, 60)}.{rnd.randrange(100, 999)}.{rnd.randrange(100, 999)} [x.cc:12][77] "
+                     f"aclrtSetDevice failed, error code is 507033 at step {rnd.randrange(10 ** 6)}")
+        lines.append(f"RuntimeError: batch {rnd.randrange(10 ** 7)} failed with loss nan at iteration {rnd.randrange(10 ** 5)}")
+        lines.append(" ".join(f"k{j}={rnd.randrange(10 ** rnd.randrange(1, 7))}" for j in range(6)))
+    (tmp_path / "u.log").write_text("\n".join(lines) + "\n")
+    plain, fast = both(monkeypatch, lambda: _evidence([str(tmp_path / "u.log")]))
+    assert dump(fast) == dump(plain)
+    monkeypatch.setattr(bulk, "MAX_NEW", 10 ** 9)      # the shapes learnt, whatever their number
+    plain, fast = both(monkeypatch, lambda: _evidence([str(tmp_path / "u.log")]))
+    assert dump(fast) == dump(plain)
+    sc = scan_mod.Scanner(SIGS, fast=True)
+    sc.scan([file_source(str(tmp_path / "u.log"), "u")])
+    (memo,) = sc._memos.values()
+    assert any(e.kind is memo_mod.ONEBYONE and e.made >= memo_mod.LEARN_TRIAL for e in memo._shapes.values())

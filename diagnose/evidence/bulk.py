@@ -19,7 +19,7 @@ from collections import Counter
 from itertools import accumulate, compress
 from typing import TYPE_CHECKING
 
-from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, ShapeEntry, ShapeMemo, plog_time
+from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, LineEntry, ShapeEntry, ShapeMemo, plog_time
 from .model import CODE, SIGNATURE
 from .uniform import TO_ZERO
 from .verdict import MAX_KEEP
@@ -148,14 +148,18 @@ class ShapeReader:
         last = b""                      # the time of the last line counted in bulk (b"": none since the last flush)
         for i in todo:
             e = ents[i]
+            le = None
             if e.kind is EXACT:
                 d = digits[i]
                 tpl = e.tpl
                 if tpl is not None:
-                    le = None
                     v = tpl.v
                 else:
-                    le = e.lines.get(d[e.h:]) or memo.line(e, orig[i], shapes[i], d)
+                    le = e.lines.get(d[e.h:])
+                    if le is None:
+                        le = memo.line(e, orig[i], shapes[i], d)
+                    else:
+                        e.hits += 1
                     v = le.v if le.bulk else None
                 if v is not None:
                     ts = e.ts
@@ -193,7 +197,7 @@ class ShapeReader:
             if bulk or last:
                 self._flush(bulk, last, name, st)
                 bulk, last = {}, b""
-            self._one(e, orig[i], shapes[i], None if digits is None else digits[i], name, lineno + i, st, memo)
+            self._one(e, orig[i], shapes[i], None if digits is None else digits[i], name, lineno + i, st, memo, le)
         if bulk or last:
             self._flush(bulk, last, name, st)
         return gh
@@ -238,18 +242,22 @@ class ShapeReader:
         return clock + t[10:].decode("ascii")
 
     def _one(self, e: ShapeEntry, raw: bytes, key: bytes, digits: bytes | None, name: str, lineno: int,
-             st: "_State", memo: ShapeMemo) -> None:
-        """One line whose entry ``e`` is not NOTHING, as the plain path reads it (from what is known of it)."""
+             st: "_State", memo: ShapeMemo, le: "LineEntry | None" = None) -> None:
+        """One line whose entry ``e`` is not NOTHING, as the plain path reads it (from what is known of it;
+        ``le``: its line entry when already looked up)."""
         sc = self.sc
         kind = e.kind
         if kind is PROGRESS_ONLY:
             sc.stalls.note(raw, lineno, st.order)
             return
-        le = None
-        if kind is EXACT:
+        if le is None and kind is EXACT:
             if digits is None:
                 digits = raw.translate(None, NOT_DIGITS)
-            le = e.lines.get(digits[e.h:]) or memo.line(e, raw, key, digits)
+            le = e.lines.get(digits[e.h:])
+            if le is None:
+                le = memo.line(e, raw, key, digits)
+            else:
+                e.hits += 1
         if le is None or le.v is None:      # ONEBYONE, or not sure: the line is read on its own
             trigs = memo.trigs(raw)
             if trigs:

@@ -18,7 +18,8 @@ it is. A shape is learnt from its first line, as one of:
   a plog line, ``h`` counts the digits of its header (pid, time, source line, thread), which cleaning
   removes; a LineEntry for each remaining digit string says what those lines are (their verdict, rank
   and where their time sits), when checks on the first such line show that the header's digits reach
-  no signal (see ``ShapeMemo.line``); otherwise each of those lines is read. A kept plog shape whose
+  no signal (see ``ShapeMemo.line``); otherwise each of those lines is read. A shape whose lines seldom
+  repeat (LEARN_TRIAL) becomes ONEBYONE: learning each would cost more than reading it. A kept plog shape whose
   verdict depends on its digits only through the cleaned text gets a template instead (template.py):
   every line of it, whatever its digits, is then known without a line entry;
 - ONEBYONE: each line is read: a line longer than MAX_KEEP (a window of a long line depends on where
@@ -44,6 +45,8 @@ NOTHING, PROGRESS_ONLY, EXACT, ONEBYONE = "nothing", "progress", "exact", "one-b
 MAX_SHAPE_BYTES = 8 << 20   # bytes of the shapes remembered (and what goes with each); then the memory is
                             # emptied and filled again
 MAX_LINES = 50000           # line entries remembered, all shapes together; likewise
+LEARN_TRIAL = 64            # line entries an EXACT shape makes before its lines are read one by one, unless
+                            # half as many lines found one already made
 
 #: a plog header on a shape (``[ERROR] HCCL(00000,python0):0000-00-00-00:00:00.000.000``): its time
 PLOG_HEAD = re.compile(r"^\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s+\w+\(\d+,[^)\n]*\):"
@@ -57,12 +60,13 @@ NOT_DIGITS = bytes(c for c in range(256) if not 48 <= c <= 57)
 class ShapeEntry:
     """``cut`` (PROGRESS): where StallTracker.note reads the bar of a line of this shape (see ``_bar_cut``);
     ``tpl`` (EXACT): the verdict of every line of the shape from its digits (template.py), when there is one."""
-    __slots__ = ("kind", "gh", "h", "ts", "lines", "cut", "tpl")
+    __slots__ = ("kind", "gh", "h", "ts", "lines", "cut", "tpl", "made", "hits")
 
     def __init__(self, kind: str, gh: int = 0, h: int = 0, ts: int = -1, cut: tuple[int, int, int] | None = None,
                  tpl: Template | None = None):
         self.kind, self.gh, self.h, self.ts, self.cut, self.tpl = kind, gh, h, ts, cut, tpl
         self.lines: dict[bytes, LineEntry] = {}
+        self.made = self.hits = 0       # line entries made, and lines that found one already made
 
 
 class LineEntry:
@@ -215,6 +219,11 @@ class ShapeMemo:
             self._n_lines = 0
         self._n_lines += 1
         le = e.lines[digits[e.h:]] = self._line_entry(e, line, key, digits)
+        e.made += 1
+        if e.made >= LEARN_TRIAL and 2 * e.hits < e.made:
+            # its lines seldom repeat: learning each costs more than reading it; from now on they are read
+            e.kind = ONEBYONE
+            e.lines.clear()
         return le
 
     def _line_entry(self, e: ShapeEntry, line: bytes, key: bytes, digits: bytes) -> LineEntry:
