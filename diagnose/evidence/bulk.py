@@ -28,7 +28,7 @@ if TYPE_CHECKING:       # pragma: no cover
     from .scan import Scanner, _State
 
 SHAPE_PART = 1 << 20        # bytes of a block read by shapes at a time
-MAX_KEYS = 20000            # dedupe keys made from templates that are remembered
+MAX_KEYS = 10000            # dedupe keys made from templates that are remembered
 MAX_NEW = 256               # new shapes a part learns; a part with more is searched by the automaton
 LONG_PART = 64 << 10        # a part whose first line is this long reads that line on its own
 KEPT_PAST_CAP = frozenset([SIGNATURE, CODE])    # kinds of a new line kept past scan.MAX_DISTINCT
@@ -237,7 +237,7 @@ class ShapeReader:
         if clock is None:
             c = t[:10].decode("ascii")
             clock = self._clock[t[:10]] = f"{c[:2]}-{c[2:4]} {c[4:6]}:{c[6:8]}:{c[8:10]}."
-            if len(self._clock) > 20000:
+            if len(self._clock) > 10000:
                 self._clock.clear()
         return clock + t[10:].decode("ascii")
 

@@ -42,9 +42,9 @@ from .uniform import shape, uniform
 from .verdict import ERROR, MAX_KEEP, PROGRESS_SET, Classifier, Verdict, cannot_be_error
 
 NOTHING, PROGRESS_ONLY, EXACT, ONEBYONE = "nothing", "progress", "exact", "one-by-one"
-MAX_SHAPE_BYTES = 8 << 20   # bytes of the shapes remembered (and what goes with each); then the memory is
+MAX_SHAPE_BYTES = 4 << 20   # bytes of the shapes remembered (and what goes with each); then the memory is
                             # emptied and filled again
-MAX_LINES = 50000           # line entries remembered, all shapes together; likewise
+MAX_LINES = 20000           # line entries remembered, all shapes together; likewise
 LEARN_TRIAL = 64            # line entries an EXACT shape makes before its lines are read one by one, unless
                             # half as many lines found one already made
 
