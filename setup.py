@@ -2,8 +2,9 @@
 
 The repository keeps three top-level folders (kb/, rules/, diagnose/) that are
 installed as ``ascend_doctor.kb``, ``ascend_doctor.rules`` and
-``ascend_doctor.diagnose``. ``diagnose/_pkg`` holds the two files of the
-``ascend_doctor`` package itself (``__init__`` and ``__main__``).
+``ascend_doctor.diagnose``. ``diagnose/_pkg`` holds the files of the
+``ascend_doctor`` package itself (``__init__``, ``__main__`` and the install script
+``make wheelhouse`` puts beside the wheels).
 
 Packages and data files are found by walking the folders, so a new subpackage
 or knowledge file is never left out of the wheel (tests/test_packaging.py checks).
@@ -36,6 +37,9 @@ def _walk():
                     continue
                 data.append(os.path.relpath(os.path.join(dirpath, f), folder))
         package_data[root_name] = sorted(data)
+    # the ascend_doctor package itself: its two modules and the wheelhouse's install script
+    package_data["ascend_doctor"] = sorted(f for f in os.listdir("diagnose/_pkg") if not f.endswith((".py", ".pyc"))
+                                           and os.path.isfile(os.path.join("diagnose/_pkg", f)))
     return packages, package_dir, package_data
 
 

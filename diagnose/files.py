@@ -49,8 +49,15 @@ def write_file(path: str, data: str | bytes, *, mode: int = 0o644, overwrite: bo
         raise
 
 
-def write_error(path: str, exc: OSError, force_hint: str = "") -> str:
+def write_error(path: str, exc: OSError, force_hint: str = "", lang: str = "en") -> str:
     """One line for a failed write."""
+    return write_error_texts(path, exc, force_hint).get(lang) or write_error_texts(path, exc, force_hint)["en"]
+
+
+def write_error_texts(path: str, exc: OSError, force_hint: str = "") -> dict[str, str]:
+    """The line for a failed write in each language ({"en": ..., "zh": ...})."""
+    from .services.errors import LABELS, message
+
     if isinstance(exc, FileExistsError) and force_hint:
-        return f"{path} exists; choose another name or add {force_hint} to replace it"
-    return f"cannot write {path}: {exc.strerror or exc}; nothing was changed"
+        return {lang: message("exists", lang, path=path, hint=force_hint) for lang in LABELS}
+    return {lang: message("cannot_write", lang, path=path, reason=exc.strerror or exc) for lang in LABELS}

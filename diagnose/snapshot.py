@@ -11,11 +11,12 @@ import json
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ascend_doctor.kb.language.facts import FactSet
 from .files import write_file
 from .system import RealSystem, RecordingSystem, ReplaySystem, System, call_key, scrub
+from .system.replay import map_texts
 
 FORMAT = "ascend-doctor-snapshot"
 VERSION = 1
@@ -72,7 +73,9 @@ HOLDS = ("device (NPU NIC) and host addresses, /etc/hccn.conf and the rank table
 
 def take_snapshot(system: System | None = None, python: str | None = None, timeout: float = 10.0,
                   include_hostname: bool = False, report: dict | None = None, node: str | None = None,
-                  labels: dict[str, str] | None = None) -> Snapshot:
+                  labels: dict[str, str] | None = None, redact: Callable[[str], str] | None = None) -> Snapshot:
+    """``redact``: applied to every recorded output and file text after the snapshot's own scrubbing (the
+    support bundle removes secrets from free text too); the facts are computed after it."""
     from ascend_doctor import __version__
 
     from .probes import collect
@@ -83,6 +86,8 @@ def take_snapshot(system: System | None = None, python: str | None = None, timeo
     python = python or sys.executable
     collect(rec, python=python, timeout=timeout)
     calls = scrub(rec.calls, env_allowed, include_hostname=include_hostname)
+    if redact is not None:
+        calls = map_texts(calls, redact)
     if report is not None:
         report.update(redaction_report(rec.calls, calls))
     facts = collect(ReplaySystem(calls), python=python, timeout=timeout)

@@ -1,4 +1,5 @@
-"""User overlays: a site's own problems and codes (``kb add``) and imports (``kb import-faultdiag``).
+"""User overlays: a site's own problems and codes (``kb add``), imports (``kb import-faultdiag``) and
+knowledge bundles (``kb import``, all files or none: ``import_files``).
 
 Overlay files live in :func:`ascend_doctor.kb.paths.overlay_dir`; the builder includes them in the
 content hash, so the knowledge base is rebuilt on the next command. A file is validated exactly
@@ -41,7 +42,7 @@ def validate(path: Path, knowledge_dir: Path = KNOWLEDGE_DIR, name: str | None =
     return [Issue(str(path), i.line, i.message) for i in mine]
 
 
-def install(text_or_path: str | Path, name: str, directory: Path | None = None) -> Path:
+def install(text_or_path: str | bytes | Path, name: str, directory: Path | None = None) -> Path:
     """Write an overlay file atomically into the overlay directory; returns its path."""
     d = directory or overlay_dir()
     d.mkdir(parents=True, exist_ok=True)
@@ -51,6 +52,8 @@ def install(text_or_path: str | Path, name: str, directory: Path | None = None) 
         with os.fdopen(fd, "wb") as fh:
             if isinstance(text_or_path, Path):
                 fh.write(text_or_path.read_bytes())
+            elif isinstance(text_or_path, bytes):
+                fh.write(text_or_path)
             else:
                 fh.write(text_or_path.encode("utf-8"))
         os.chmod(tmp, 0o644)
@@ -93,3 +96,44 @@ def remove(name: str) -> Path:
     with overlay_lock():
         target.unlink()
     return target
+
+
+def validate_many(texts: dict[str, str], knowledge_dir: Path = KNOWLEDGE_DIR) -> list[Issue]:
+    """Issues in the files ``texts`` (name -> text) loaded together as overlays beside the built-in
+    knowledge and the other overlays (one of the same name is replaced); file names as given."""
+    others = [p for p in overlay_files() if p.name not in texts]
+    with tempfile.TemporaryDirectory(prefix="ascend-doctor-import-") as tmp:
+        probes = []
+        for name, text in texts.items():
+            probe = Path(tmp) / name
+            probe.write_text(text, encoding="utf-8")
+            probes.append(probe)
+        kn, issues = load(knowledge_dir, [*others, *probes], root_for_display=Path(tmp))
+        mine = [i for i in issues if i.file in texts]
+        if not mine:
+            mine = unsafe_signature_issues(kn.problems, set(texts))
+    return mine
+
+
+def import_files(texts: dict[str, str], knowledge_dir: Path = KNOWLEDGE_DIR) -> tuple[list[Path], list[str], list[Issue]]:
+    """Validate ``texts`` (name -> text) together, then install every one into the user's overlay
+    directory, all or nothing: a file that cannot be written puts back the ones already written. Returns
+    (installed paths, names that replaced a user overlay, issues); nothing is written when there are issues."""
+    with overlay_lock():
+        issues = validate_many(texts, knowledge_dir)
+        if issues:
+            return [], [], issues
+        d = overlay_dir()
+        before = {name: (d / name).read_bytes() for name in texts if (d / name).is_file()}
+        done: list[Path] = []
+        try:
+            for name, text in sorted(texts.items()):
+                done.append(install(text, name, d))
+        except BaseException:
+            for path in done:
+                if path.name in before:
+                    install(before[path.name], path.name, d)
+                else:
+                    path.unlink(missing_ok=True)
+            raise
+        return done, sorted(before), []

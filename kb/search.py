@@ -58,10 +58,11 @@ def search(kb: "KnowledgeBase", query: str, limit: int = 10, kinds: tuple[str, .
                 if len(rows) >= limit or len(long_terms) == 1:
                     break
         else:
-            # only short (two-character Chinese) words: the trigram index cannot help, scan
+            # only short (two-character Chinese) words: the trigram index cannot help, scan. Not with LIKE:
+            # on a trigram FTS5 table a LIKE pattern shorter than three characters matches nothing
             for t in short_terms:
-                for r in con.execute(text(_SELECT + "norm LIKE :p" + kind_sql + " LIMIT :n"),
-                                     {"p": f"%{t}%", "n": CANDIDATES}):
+                for r in con.execute(text(_SELECT + "instr(norm, :t) > 0" + kind_sql + " LIMIT :n"),
+                                     {"t": t, "n": CANDIDATES}):
                     rows[(r[0], r[1])] = tuple(r)
     code_query = codes_mod.canonical(query) if len(terms) == 1 else ""
     hits, exact = [], set()
@@ -70,9 +71,11 @@ def search(kb: "KnowledgeBase", query: str, limit: int = 10, kinds: tuple[str, .
         title_cov = sum(_term_present(t, title_norm) for t in terms) / len(terms)
         fuzzy = max(fuzz.token_set_ratio(nq, title_norm), fuzz.partial_ratio(nq, title_norm) * 0.9)
         score = 55 * coverage + 25 * title_cov + 20 * fuzzy / 100
+        score += 5 * fuzz.ratio(nq, title_norm) / 100      # among full matches, the title closest to the query
         if kind == "code" and code_query and ref.split(":", 1)[1] == code_query:
-            score = 100.0
+            score = 1000.0
             exact.add(ref)
-        hits.append(SearchHit(kind, ref, {"en": title_en, "zh": title_zh}, round(min(score, 100.0), 1)))
-    hits.sort(key=lambda h: (-h.score, h.ref not in exact, h.kind != "problem", h.ref))
-    return hits[:limit]
+        hits.append((score, SearchHit(kind, ref, {"en": title_en, "zh": title_zh}, round(min(score, 100.0), 1))))
+    # ranked by the score before it is capped at 100 for display, so full matches keep their order
+    hits.sort(key=lambda sh: (-sh[0], sh[1].ref not in exact, sh[1].kind != "problem", sh[1].ref))
+    return [h for _, h in hits[:limit]]

@@ -20,7 +20,7 @@ class Normalizer:
         for group in groups:
             head = group[0].lower()
             for w in group:
-                self.canonical[_squash(w.lower())] = head
+                self.canonical[_key(w.lower())] = head
 
     @cached_property
     def _pattern(self) -> re.Pattern[str] | None:
@@ -28,15 +28,18 @@ class Normalizer:
             return None
         parts = []
         for w in sorted(self.canonical, key=len, reverse=True):
+            if is_cjk(w):       # users often type Chinese words apart: 权重 加载 = 权重加载
+                parts.append(r"\s*".join(re.escape(ch) for ch in w.replace(" ", "")))
+                continue
             esc = re.escape(w).replace(r"\ ", r"[\s_\-]+")
-            parts.append(esc if is_cjk(w) else rf"(?<![a-z0-9]){esc}(?![a-z0-9])")
+            parts.append(rf"(?<![a-z0-9]){esc}(?![a-z0-9])")
         return re.compile("|".join(parts))
 
     def normalize(self, text: str) -> str:
         low = text.lower()
         if self._pattern is None:
             return low
-        return self._pattern.sub(lambda m: f" {self.canonical[_squash(m.group(0))]} ", low)
+        return self._pattern.sub(lambda m: f" {self.canonical[_key(m.group(0))]} ", low)
 
     def terms(self, text: str) -> list[str]:
         """Distinct terms of the normalised text, in order."""
@@ -51,3 +54,8 @@ class Normalizer:
 
 def _squash(s: str) -> str:
     return re.sub(r"[\s_\-]+", " ", s)
+
+
+def _key(s: str) -> str:
+    """The spelling a synonym is looked up by: words apart by one space; Chinese with no space at all."""
+    return re.sub(r"\s+", "", s) if is_cjk(s) else _squash(s)

@@ -13,7 +13,7 @@ A rule::
     skip.en = "not in a container"  skip.zh = "..."           # why it was skipped
     condition = { fact = "dev.nodes", op = "not_contains", value = "devmm_svm" }   # true = a finding
     message.en = "... {dev.nodes} ..."         # {fact.key} is replaced by the fact value, {why} by the evidence
-    fix.en = "one line"  fix.zh = "..."
+    fix.en = "one line"  fix.zh = "..."       # optional: without it, the problem's first fix is shown
     ok.en = "..."                              # optional: line shown on PASS (may use {fact.key})
     warn_when = { ... }                        # optional: when ``condition`` is false, WARN if this holds
     warn_message.en = "..."                    # optional message for that WARN (default: message)
@@ -43,7 +43,9 @@ LANGS = ("en", "zh")
 RULE_KEYS = {"id", "slug", "group", "severity", "problem", "title", "applies_when", "skip", "condition",
              "message", "fix", "ok", "warn_when", "warn_message"}
 REQUIRED = ("id", "slug", "group", "severity", "problem", "title", "applies_when", "skip", "condition",
-            "message", "fix")
+            "message")
+#: a rule without ``fix`` shows its problem's first fix (see ``with_problem_fixes``): write one only when the
+#: rule can say something more precise than the problem (a value from the facts, the exact option)
 
 
 class RuleError(ValueError):
@@ -78,7 +80,7 @@ class Rule:
     skip: dict[str, str]
     condition: dict[str, Any]
     message: dict[str, str]
-    fix: dict[str, str]
+    fix: dict[str, str] = field(default_factory=dict)     # empty: the problem's first fix (with_problem_fixes)
     ok: dict[str, str] = field(default_factory=dict)
     warn_when: dict[str, Any] | None = None
     warn_message: dict[str, str] = field(default_factory=dict)
@@ -280,3 +282,19 @@ def select_rules(rules: list[Rule], only: Iterable[str] = (), skip: Iterable[str
     only = [w for w in only if w.strip()]
     chosen = [r for r in rules if not only or any(matches(r, w) for w in only)]
     return [r for r in chosen if not any(matches(r, w) for w in skip)]
+
+
+def with_problem_fixes(rules: list[Rule], fix_of) -> list[Rule]:
+    """``rules`` with each rule that has no ``fix`` of its own given its problem's first fix: ``fix_of(problem
+    id)`` -> {"en": ..., "zh": ...} or None (then the text points to ``explain``)."""
+    from dataclasses import replace
+
+    out = []
+    for r in rules:
+        if not r.fix:
+            fix = fix_of(r.problem) if fix_of else None
+            r = replace(r, fix=dict(fix) if fix else {
+                "en": f"See the fixes of {r.problem}: ascend-doctor explain {r.problem}",
+                "zh": f"解决方法见已知问题 {r.problem}：ascend-doctor explain {r.problem}"})
+        out.append(r)
+    return out

@@ -86,3 +86,12 @@ def test_light_commands_do_not_load_textual(argv):
             "print('HEAVY', heavy)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "HEAVY []" in p.stdout, p.stdout[-500:] + p.stderr[-500:]
+
+
+def test_commands_render_through_the_registry():
+    """A command parses, calls a service and hands the report to render/registry.py (via cli/output.emit):
+    no command builds JSON or prints through its own console, so every --format comes from one table."""
+    for p in _modules("diagnose/cli/commands"):
+        text = p.read_text(encoding="utf-8")
+        bad = [w for w in ("dumps_json", "Console(", "json.dumps(", "print_json(") if w in text]
+        assert not bad, f"{p.relative_to(ROOT)} renders by itself ({', '.join(bad)})"

@@ -108,3 +108,34 @@ def test_lang_is_accepted_anywhere_and_for_every_command(cli):
 def test_a_mistyped_command_gets_a_suggestion(cli):
     r = cli("expain", "561000")
     assert r.code == 2 and "did you mean 'explain'" in r.err
+
+
+def test_a_mistyped_option_gets_a_suggestion(cli):
+    r = cli("explain", "561000", "--formt", "json")
+    assert r.code == 2 and "did you mean '--format'" in r.err and "Traceback" not in r.err
+
+
+@pytest.mark.parametrize("argv", [
+    ("explain", "561000"), ("search", "weight loading hang"), ("rules",), ("profiles",), ("facts", "--sim", "healthy-a2-host"),
+    ("compat", "--list"), ("kb", "stats"),
+])
+def test_every_listing_command_has_text_and_json_from_one_table(cli, argv):
+    text = cli(*argv)
+    assert text.code == 0, text.err
+    j = cli(*argv, "--format", "json")
+    assert j.code == 0, j.err
+    json.loads(j.out)
+
+
+def test_output_to_a_pipe_is_never_hard_wrapped(cli):
+    """Commands and URLs stay on one line when the output is not a terminal, so they can be copied whole."""
+    r = cli("explain", "weight-load-hang-kernel-hdk")
+    assert r.code == 0, r.err
+    commands = [ln.strip() for ln in r.out.splitlines() if "VLLM_ENGINE_READY_TIMEOUT_S" in ln]
+    assert commands and all(len(ln) > 0 for ln in commands)
+    sources = [ln.strip() for ln in r.out.splitlines() if ln.strip().startswith("https://")]
+    assert sources and all(" " not in s for s in sources)
+    long_lines = [ln for ln in r.out.splitlines() if len(ln) > 100]
+    assert long_lines, "nothing was longer than 100 columns: the output is still wrapped"
+    s = cli("search", "weight loading hang")
+    assert all(ln.lstrip()[:1].isdigit() or ln.startswith("ascend-doctor") for ln in s.out.splitlines() if ln.strip())

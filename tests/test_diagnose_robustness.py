@@ -51,7 +51,8 @@ def evaluator():
 @pytest.mark.parametrize("how", sorted(PERTURB))
 def test_pasting_loses_no_dev_case(evaluator, how):
     acc, kb, right = evaluator
-    changed = [{**c, "input": PERTURB[how](c["input"])} for c in right]
+    # a report the change leaves as it was keeps its answer: only the changed ones are diagnosed again
+    changed = [{**c, "input": t} for c in right if (t := PERTURB[how](c["input"])) != c["input"]]
     res = acc.evaluate(kb, changed)
     lost = [(r["name"], r["expected"], r["got"]) for r in res["rows"] if r["rank"] != 1]
     assert not lost, f"{how}: {len(lost)} of {len(right)} lost: {lost}"

@@ -1,5 +1,5 @@
 """The artefacts for the engines people run (diagnose/integrations/), tested without a cluster: Ansible with a local
-inventory of host aliases, the sbatch script and the health check with a fake srun / scontrol, the collect
+inventory of host aliases, the clush recipe through ClusterShell's exec worker, the sbatch script and the health check with a fake srun / scontrol, the collect
 script with a fake kubectl, the DaemonSet and the NPD config against the constraints they must meet, the
 alert rules against the metrics ascend-doctor writes. A test whose tool is absent is skipped."""
 from __future__ import annotations
@@ -202,3 +202,27 @@ def test_ansible_playbook_against_a_local_inventory(tmp_path):
     assert not list(Path("/tmp").glob("ascend-doctor-snapshot-node0*.json"))
     report = json.loads((tmp_path / "fleet.json").read_text())
     assert report["fleet"]["expected"] == 4 and report["fleet"]["received"] == 4
+
+
+def test_clush_one_liner_with_the_clustershell_exec_worker(tmp_path):
+    """README's clush recipe without a cluster: ClusterShell's exec worker runs the snapshot once per node name
+    (%h) on this machine, each file named as `clush --rcopy` names it (ad.json.<node>), then fleet compares."""
+    pytest.importorskip("ClusterShell")
+    from ClusterShell.Task import task_self
+    from ClusterShell.Worker.Exec import ExecWorker
+
+    fleet = tmp_path / "fleet"
+    fleet.mkdir()
+    task = task_self()
+    task.set_default("distant_worker", ExecWorker)           # run per node name here, not over ssh
+    task.shell(f"{AD} snapshot --sim healthy-a2-host --timeout 2 --node %h --force -o {fleet}/ad.json.%h",
+               nodes="node[01-03]", timeout=300)
+    task.resume()
+    assert [rc for rc, _nodes in task.iter_retcodes()] == [0], [(rc, list(n)) for rc, n in task.iter_retcodes()]
+    for f in fleet.iterdir():
+        f.chmod(0o600)
+    r = subprocess.run([AD, "fleet", str(fleet), "--format", "json", "--expect-nodes", "node[01-03]"],
+                       capture_output=True, text=True, timeout=300)
+    report = json.loads(r.stdout)
+    assert report["fleet"]["expected"] == 3 and report["fleet"]["received"] == 3, r.stderr
+    assert sorted(n["node"] for n in report["nodes"]) == ["node01", "node02", "node03"]

@@ -17,8 +17,11 @@ from .test_kb_overlay import SITE_FILE
 
 SCHEMA_DIR = ROOT / "docs" / "schema"
 
-#: non-benign problems still without a signature copied from a public log (K102): may only go down
-K102_CEILING = 285
+#: share of the non-benign problems still without a signature copied from a public log (K102): may only go
+#: down (a share, not a count, so that knowledge can grow; 285 of 514 = 0.55 at the first ratchet)
+K102_SHARE_CEILING = 0.46
+#: heavy signatures on a line another problem's signature was copied from (K106): may only go down
+K106_CEILING = 16
 
 
 def test_shipped_schemas_are_the_generated_ones():
@@ -58,7 +61,25 @@ def test_kb_lint_on_the_shipped_knowledge_has_no_error(cli):
     report = json.loads(r.out)
     assert r.code == 0 and report["errors"] == 0, [f for f in report["findings"] if f["severity"] == "error"][:5]
     k102 = [f for f in report["findings"] if f["code"] == "K102"]
-    assert len(k102) <= K102_CEILING, f"{len(k102)} problems without a real-line signature (ceiling {K102_CEILING})"
+    from ascend_doctor.kb.loader import load
+
+    knowledge, _ = load(KNOWLEDGE_DIR)
+    failing = [p for p in knowledge.problems if p.severity != "info" and p.family != "benign"]
+    share = len(k102) / len(failing)
+    assert share <= K102_SHARE_CEILING, (f"{len(k102)} of {len(failing)} problems ({share:.2f}) without a real-line "
+                                         f"signature (ceiling {K102_SHARE_CEILING})")
+    k106 = [f for f in report["findings"] if f["code"] == "K106"]
+    assert len(k106) <= K106_CEILING, f"{len(k106)} heavy signatures on shared lines (ceiling {K106_CEILING})"
+
+
+def test_kb_lint_flags_a_heavy_signature_on_a_line_another_problem_claims(tmp_path):
+    lint = lint_mod.lint
+    first = SITE_FILE
+    second = SITE_FILE.replace('id = "', 'id = "other-', 1)
+    (tmp_path / "a.toml").write_text(first, encoding="utf-8")
+    (tmp_path / "b.toml").write_text(second, encoding="utf-8")
+    found = [f for f in lint(KNOWLEDGE_DIR, [tmp_path / "a.toml", tmp_path / "b.toml"]) if f.code == "K106"]
+    assert any("other-" in f.message for f in found), found
 
 
 def test_kb_lint_reports_an_overlay_by_file_line_and_code(cli, home):

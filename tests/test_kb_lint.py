@@ -150,7 +150,10 @@ def test_no_signature_fires_on_clean_logs(knowledge):
     kn, _ = knowledge
     files = _clean_log_files()
     assert files, f"no clean logs under {CLEAN_LOGS}"
-    sigs = [(where, s, re.compile(s.regex)) for where, s in _signatures(kn)]
+    # a benign problem's signature names a line of healthy runs: firing there is its job (and a benign finding
+    # never reaches "likely", see test_diagnose's clean-log tests)
+    benign = {p.id for p in kn.problems if p.severity == "info"}
+    sigs = [(where, s, re.compile(s.regex)) for where, s in _signatures(kn) if where.split()[1] not in benign]
     hits = []
     for f in files:
         for n, line in _lines(f):

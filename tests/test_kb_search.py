@@ -17,6 +17,7 @@ def kb(tmp_path_factory):
 
 @pytest.mark.parametrize("query", [
     "weight loading hang", "权重加载 卡住", "权重加载一直卡死", "model loading stuck", "Loading safetensors 0%",
+    "权重 加载 卡住",        # Chinese words typed apart are the same words
 ])
 def test_weight_load_hang_first(kb, query):
     hits = kb.search(query)
@@ -34,6 +35,12 @@ def test_expert_parallel_two_nodes_in_chinese(kb):
     assert hits[0].ref == "moe-dispatch-561000-a2-direct"
 
 
+def test_two_character_chinese_words_alone_are_found(kb):
+    """Only short Chinese words (no word of three or more characters): found by a scan, not the trigram index."""
+    hits = kb.search("直连")
+    assert hits and hits[0].ref == "moe-dispatch-561000-a2-direct", [(h.ref, h.score) for h in hits]
+
+
 def test_nothing_matches(kb):
     assert kb.search("zebra giraffe") == []
     assert kb.search("   ") == []
@@ -47,3 +54,12 @@ def test_normalizer_folds_synonyms_both_ways(kb):
     n = kb.normalizer
     assert "hang" in n.terms("一直卡住了")
     assert n.terms("Weight-Loading stuck") == ["weight", "loading", "hang"]
+
+
+def test_the_shipped_synonyms_read_chinese_reports_in_the_knowledges_words():
+    """Users write 推理 / 量化 / 多卡 where the knowledge often says inference / quantization / multi-card."""
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    with KnowledgeBase() as kb:
+        terms = kb.normalizer.terms("多卡推理时量化模型精度下降，启动后崩溃")
+    assert {"multi-card", "inference", "quantization", "accuracy", "startup", "crash"} <= set(terms), terms

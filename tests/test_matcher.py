@@ -145,3 +145,37 @@ def test_versions_a_report_states_run_through_the_rules(matcher):
     found = {f.id: f for f in d.findings}
     assert "cann-newer-than-driver" in found
     assert any("fail the check" in s.detail for s in found["cann-newer-than-driver"].support)
+
+
+def test_a_line_a_benign_signature_explains_is_no_word_evidence_for_a_failure(matcher):
+    """'use_inductor not supported - using only ACL Graph mode' is printed by every healthy vLLM-Ascend start:
+    its words (ACL graph, piecewise) must not make a graph-capture failure look likely."""
+    line = ("(APIServer pid=1) INFO 08-20 10:00:12 [platform.py:174] PIECEWISE compilation enabled on NPU. "
+            "use_inductor not supported - using only ACL Graph mode")
+    d = run(matcher, line, facts=[Fact("driver.version", "25.2.0", source="npu-smi")])
+    assert d.findings and d.findings[0].problem.severity == "info", [(f.id, f.score) for f in d.findings[:3]]
+    assert all(f.score < 0.3 for f in d.findings if f.problem.severity != "info"), \
+        [(f.id, f.score) for f in d.findings[:3]]
+
+
+def test_another_versions_wording_of_a_signature_line_counts_less_but_counts(matcher):
+    """near.py: a line that holds a signature's rare anchor (c10_npu::SetDevice) and most of its words is
+    the same failure printed by another release; an exact match still counts more."""
+    exact = run(matcher, "NPU function error: c10_npu::SetDevice(device_id_), error code is 507033")
+    variant = run(matcher, "NPU function error: c10_npu::SetDevice(deviceIndex), error code is 507033")
+    pid = "vllm-dp-device-setup-failed"
+    e = next(f for f in exact.findings if f.id == pid)
+    v = next(f for f in variant.findings if f.id == pid)
+    assert any("nearly matches" in s.detail for s in v.support)
+    assert not any("nearly matches" in s.detail for s in e.support)
+    assert v.parts["signature"] < e.parts["signature"]
+
+
+def test_a_line_without_a_rare_anchor_is_no_near_miss():
+    from ascend_doctor.diagnose.matcher.near import NearMisses
+
+    near = NearMisses({"p#1": "c10_npu::SetDevice(device_id_), error code is 507033",
+                       "q#1": "is not a supported wheel on this platform"})
+    assert [n.sid for n in near.of("c10_npu::SetDevice(device), error code is 507033")] == ["p#1"]
+    assert near.of("error code is 507033") == []                  # the anchor is what ties a line to a signature
+    assert near.of("foo.whl is not a supported wheel here") == []  # plain words are no anchor

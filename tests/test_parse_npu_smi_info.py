@@ -205,3 +205,27 @@ def test_an_excerpt_without_the_process_header_invents_no_device():
     v = npu_smi_info.parse(cut).value
     assert [(d["npu_id"], d["name"]) for d in v["devices"]] == [(0, "Ascend950PR")]
     assert v["idle_npus"] == [0]
+
+
+def test_an_excerpt_without_title_and_header_still_gives_its_devices_and_processes():
+    """A user pastes only the rows: the cells' shape (NPU id and name, health word, PCI bus id, memory
+    pairs) leaves no doubt about the columns, and the parse says it read them without a header."""
+    lines = (S / "npu-smi-info/910b2c-2card-23.0.2.1-with-process-trailing-spaces.txt").read_text().splitlines()
+    cut = "\n".join(lines[6:11] + lines[14:16]) + "\n"            # two device row pairs, then a process row
+    assert "npu-smi" not in cut and "Health" not in cut and "Process id" not in cut
+    r = parse(cut, "npu-smi-info")
+    assert r.ok, r.reason
+    v = r.value
+    assert [(d["npu_id"], d["name"], d["bus_id"], d["hbm_used_mb"], d["hbm_total_mb"]) for d in v["devices"]] == \
+        [(0, "910B2C", "0000:5A:00.0", 20701, 65536), (1, "910B2C", "0000:19:00.0", 20687, 65536)]
+    assert [(p["npu_id"], p["pid"], p["name"], p["memory_mb"]) for p in v["processes"]] == [(0, 124528, "python3.8", 17400)]
+    assert any("no title or column header" in n for n in r.notes)
+    from ascend_doctor.diagnose.parsers import find_blocks
+
+    assert [b.kind for b in find_blocks("my npus:\n" + cut)] == ["npu-smi-info"]
+
+
+def test_rows_that_do_not_name_their_columns_are_not_read_as_devices():
+    text = "| 0 | OK | 1 2 |\n| a | b | c |\n"
+    r = parse(text, "npu-smi-info")
+    assert r.status == "unparsed" and "shaped like device rows" in r.reason

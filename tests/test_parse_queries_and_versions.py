@@ -124,3 +124,10 @@ def test_collect_env_sections():
     assert v["env"]["ASCEND_VISIBLE_DEVICES"] == "1" and v["env"]["ASCEND_DOCKER_RUNTIME"] == "True" and len(v["env"]) == 14
     v = p("collect-env/collect_env-tail-no-processes-and-cann-8.2.RC1.txt", "toolkit-install-info")
     assert (v["version"], v["innerversion"]) == ("8.2.RC1", "V100R001C22SPC001B231")
+
+
+def test_ecc_of_one_die_with_corrected_hbm_errors():
+    v = p("own/npu-smi-ecc-a3-die1-hbm-single-bit.txt", "npu-smi-ecc")
+    assert (v["npu_id"], v["chip_id"], v["chip_count"]) == (5, 1, 2)
+    assert (v["hbm_single_bit_error_count"], v["hbm_single_bit_aggregate_total_err_cnt"],
+            v["hbm_double_bit_error_count"], v["hbm_single_bit_isolated_pages_count"]) == (3, 17, 0, 2)

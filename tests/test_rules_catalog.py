@@ -44,7 +44,7 @@ def test_ids_and_slugs_unique_and_well_formed():
 
 def test_fields_complete_in_both_languages():
     for r in load_rules():
-        for texts in (r.title, r.skip, r.message, r.fix):
+        for texts in (r.title, r.skip, r.message) + ((r.fix,) if r.fix else ()):
             assert texts["en"].strip() and texts["zh"].strip(), r.id
         assert r.severity in ("critical", "error", "warning")
 
@@ -177,6 +177,24 @@ def test_a_rule_takes_its_sources_from_its_problem(cli):
     assert "https://github.com/vllm-project/vllm-ascend/issues/6734" in r.out
 
 
+def test_a_rule_without_a_fix_shows_its_problems_first_fix(kb, cli):
+    """A rule writes a fix only when it can say more than its problem; otherwise the check, explain and
+    the TUI show the problem's first fix, so the two texts cannot drift apart."""
+    rule = find_rule("AD-PY-002")
+    assert not rule.fix
+    want = kb.problem(rule.problem).fixes[0]["summary"]
+    j = cli("explain", "AD-PY-002", "--format", "json")
+    assert j.code == 0, j.err
+    import json as _json
+
+    assert _json.loads(j.out)["fix"] == want
+    zh = cli("explain", "AD-PY-002", "--lang", "zh")
+    assert want["zh"] in zh.out
+    from ascend_doctor.rules.catalog import with_problem_fixes
+
+    assert with_problem_fixes([rule], None)[0].fix["en"].endswith(f"ascend-doctor explain {rule.problem}")
+
+
 _MINIMAL_RULE = {"id": "AD-DRV-099", "slug": "driver.x", "group": "driver", "severity": "warning", "problem": "p",
                  "title": {"en": "t", "zh": "t"}, "applies_when": {"fact": "npu.count", "op": "exists"},
                  "skip": {"en": "s", "zh": "s"}, "condition": {"fact": "npu.count", "op": "ge", "value": 1},
@@ -193,3 +211,25 @@ def test_compat_matrix_version_cells_parse(kb):
                 cell = row.get(col)
                 for value in (cell if isinstance(cell, list) else [cell] if cell else []):
                     parse_spec(value)
+
+
+_SHARED_LITERAL = re.compile(r"\b\d+\.\d+(?:\.(?:RC)?\d+)?(?:\.RC\d+)?\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"
+                             r"|(?<![\w/])/dev/[\w/]+|(?<![\w-])--[a-z][a-z0-9-]+")
+
+
+def test_a_rules_own_fix_names_only_what_its_problem_names(kb):
+    """A rule that writes its own fix line may be more precise than its problem, never different: every
+    version, environment variable, device path and command-line option in it appears in the problem's
+    summary, root cause or fixes (else the two have drifted)."""
+    drift = []
+    for r in load_rules():
+        if not r.fix:
+            continue
+        p = kb.problem(r.problem)
+        theirs = " ".join([p.summary["en"], p.root_cause["en"]] + [
+            f["summary"]["en"] + " " + " ".join(s.get("en", "") + " " + s.get("command", "") for s in f["steps"])
+            for f in p.fixes])
+        missing = [lit for lit in _SHARED_LITERAL.findall(r.fix["en"]) if lit not in theirs]
+        if missing:
+            drift.append(f"{r.id} -> {r.problem}: {missing}")
+    assert not drift, "\n".join(drift)

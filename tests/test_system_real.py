@@ -77,6 +77,25 @@ def test_hanging_npu_smi_is_a_timeout_fact_and_its_process_group_is_killed(tmp_p
         pytest.fail("the hung npu-smi's child survived the time-out")
 
 
+def test_a_detached_grandchild_holding_the_output_does_not_turn_an_answer_into_a_timeout():
+    """Reliability review: a command that answered and exited, leaving a setsid'ed process that still holds
+    its stdout, was reported as a time-out after the whole budget. Its answer is complete when it exits."""
+    import shutil
+    import signal
+
+    if not shutil.which("setsid"):
+        pytest.skip("no setsid on this machine")
+    r = RealSystem().run(["sh", "-c", "setsid sleep 60 & echo $!; echo 'full table'"], timeout=30)
+    try:
+        assert not r.timed_out and r.exit_code == 0, r.error
+        assert r.stdout.splitlines()[1] == "full table"
+    finally:
+        try:
+            os.kill(int(r.stdout.split()[0]), signal.SIGKILL)
+        except (ValueError, IndexError, ProcessLookupError):
+            pass
+
+
 def test_crashing_npu_smi_is_an_error(tmp_path):
     env = fake_npu_smi(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
     facts, _ = run_npu_probe(env)

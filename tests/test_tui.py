@@ -211,7 +211,7 @@ def test_ask_missing_path_is_one_line(tui_kb):
             app.query_one("#ask-path", Input).focus()
             await pilot.press("enter")
             await settle(app, pilot, lambda: not app.query_one("#ask-pane").busy)
-            assert "no such file or folder: /nonexistent/plog" in screen_text(app)
+            assert "No such file or folder: /nonexistent/plog" in screen_text(app)
     run(go())
 
 
@@ -239,6 +239,7 @@ def test_ask_and_environment_show_markup_literally(tui_kb, tmp_path):
             fs.add(Fact("env.EVIL", "[bold red]boom[/]", source="environment"))
             await pilot.press("f4")
             await settle(app, pilot)
+            await pilot.press("ctrl+t")                               # from the overview to every fact
             app.query_one("#env-filter", Input).value = "env.evil"
             await pilot.pause()
             table = app.query_one("#env-table", DataTable)
@@ -340,7 +341,13 @@ def test_environment_filter_and_export(tui_kb, tmp_path):
             app.query_one("#env-filter", Input).value = ""
             await pilot.pause()
             assert table.row_count == total
-            await pilot.press("ctrl+x")
+            assert not list(tmp_path.iterdir())
+            await pilot.press("ctrl+x")                    # asks where; nothing is written before the answer
+            await settle(app, pilot)
+            assert not list(tmp_path.iterdir())
+            path = app.screen.query_one("#save-path", Input)
+            assert path.value.startswith(str(tmp_path / "ascend-doctor-snapshot-"))
+            await pilot.press("enter")
             await settle(app, pilot)
             files = list(tmp_path.glob("ascend-doctor-snapshot-*.json"))
             assert len(files) == 1
@@ -389,12 +396,12 @@ def test_80x24_shows_the_essentials(tui_kb):
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(app, pilot, check_done(app))
             screen = screen_text(app)
-            for word in ("F1 Check", "F4 Environment", "FAIL", "Copy fix", "Open in Knowledge"):
+            for word in ("F1 Check", "F4 Environment", "FAIL", "ERROR", "Copy fix", "Open", "Quit", "Theme"):
                 assert word in screen, word
             await pilot.press("f4")
             await settle(app, pilot)
             screen = screen_text(app)
-            assert "Status" in screen and "Export snapshot" in screen
+            assert "Product" in screen and "Export snapshot" in screen
     run(go())
 
 
@@ -411,12 +418,13 @@ def test_command_palette_reaches_the_screens(tui_kb):
             cmd.callback()
             await pilot.pause()
             assert app.query_one("#tabs").active == "environment"
-            assert app.focused is app.query_one("#env-filter", Input)
+            assert app.focused is app.query_one("#env-devices", DataTable)
     run(go())
 
 
 def test_command_palette_reaches_every_screen_action(tui_kb):
     from ascend_doctor.diagnose.tui.app import PANE_COMMANDS
+    from ascend_doctor.diagnose.tui.words import w
 
     async def go():
         app = make_app(tui_kb, "driver-firmware-nok")
@@ -427,9 +435,9 @@ def test_command_palette_reaches_every_screen_action(tui_kb):
             for screen_name in ("check", "ask", "environment"):
                 pane = app.pane(screen_name)
                 for b in pane.BINDINGS:
-                    assert any(a == b.action for _, _, s, a in PANE_COMMANDS if s == screen_name) or \
+                    assert any(a == b.action for _, s, a in PANE_COMMANDS if s == screen_name) or \
                         b.action in ("export", "rerun"), (screen_name, b.action)
-            assert all(title in commands for title, *_ in PANE_COMMANDS)
+            assert all(w(key, "en") in commands for key, *_ in PANE_COMMANDS)
             commands["Check: copy the fix command"].callback()
             await pilot.pause()
             assert app.clipboard                                   # the FAIL's fix command was copied
@@ -464,4 +472,118 @@ def test_ask_shows_pasted_escape_sequences_as_text(tui_kb):
             await pilot.pause()
             assert "\x1b" not in area.text and "\\x1b" in area.text
             assert "\x1b" not in screen_text(app)
+    run(go())
+
+
+# ---------------------------------------------------------------- issue 15: the TUI at 80x24
+
+def test_q_quits_but_types_in_a_text_field(tui_kb):
+    async def go():
+        app = make_app(tui_kb, "healthy-a2-host")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot, check_done(app))
+            await pilot.press("f2")
+            await settle(app, pilot)
+            await pilot.press("q")                              # typed into the text box
+            assert app.query_one("#ask-text", TextArea).text == "q"
+            assert app.is_running
+            await pilot.press("f1")
+            await settle(app, pilot)
+            await pilot.press("q")
+            await pilot.pause()
+            assert not app.is_running
+    run(go())
+
+
+def test_ask_diagnoses_the_field_used_last_never_both(tui_kb, tmp_path):
+    log = tmp_path / "plog.log"
+    log.write_text("[ERROR] dcmi module initialize failed. ret is -8005\n")
+
+    async def go():
+        app = make_app(tui_kb, "healthy-a2-host", start="ask")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(app, pilot, lambda: app.query("#ask-text"))
+            pane = app.query_one("#ask-pane")
+            app.query_one("#ask-text", TextArea).insert("权重加载一直卡住")
+            app.query_one("#ask-path", Input).value = str(log)
+            app.query_one("#ask-path", Input).focus()
+            await pilot.press("enter")                          # the path, alone
+            await settle(app, pilot, lambda: not pane.busy)
+            sources = {ev.source for f in pane.findings for ev in f.evidence}
+            assert str(log) in sources                          # the file was read ...
+            assert "weight-load-hang-kernel-hdk" not in {f.problem_id for f in pane.findings}   # ... not the text
+            assert "plog.log" in app.query_one("#ask-status").render().plain
+            app.query_one("#ask-text", TextArea).focus()
+            await pilot.press("ctrl+r")                         # the text box, alone
+            await settle(app, pilot, lambda: not pane.busy)
+            sources = {ev.source for f in pane.findings for ev in f.evidence}
+            assert str(log) not in sources
+            assert pane.findings[0].problem_id == "weight-load-hang-kernel-hdk"
+    run(go())
+
+
+def test_o_opens_the_problem_alone(tui_kb):
+    async def go():
+        app = make_app(tui_kb, "container-missing-device-nodes")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot, check_done(app))
+            problem = app.query_one("#check-pane").current().problem
+            await pilot.press("o")
+            kn = app.pane("knowledge")
+            await settle(app, pilot, lambda: kn.is_mounted and kn.opened == problem)
+            await settle(app, pilot)
+            results = app.query_one("#kn-results", OptionList)
+            assert results.option_count == 1                   # not a search for the id
+            assert kn.current == f"problem|{problem}"
+            assert app.query_one("#kn-query", Input).value == ""
+            await pilot.press(*"8005")                          # a search of the user's own replaces it
+            await settle(app, pilot, lambda: not kn.searching and not kn.opened)
+            assert results.option_count > 1
+    run(go())
+
+
+def test_environment_overview_card_and_device_table(tui_kb):
+    async def go():
+        app = make_app(tui_kb, "healthy-300i-duo", start="environment")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot, lambda: app.query_one("#env-pane").factset is not None)
+            screen = screen_text(app)
+            for word in ("Product", "310P", "NPUs", "HDK", "CANN", "Stack", "torch_npu"):
+                assert word in screen, word
+            devices = app.query_one("#env-devices", DataTable)
+            assert devices.row_count == 4                       # two Atlas 300I Duo cards, two chips each
+            assert "Chip" in [str(c.label) for c in devices.columns.values()]
+            await pilot.press("ctrl+t")
+            await pilot.pause()
+            assert app.focused is app.query_one("#env-filter", Input)
+            app.query_one("#env-filter", Input).value = "status:unset"
+            await pilot.pause()
+            table = app.query_one("#env-table", DataTable)
+            assert table.row_count and all(k.value.startswith("env.") for k in table.rows)
+    run(go())
+
+
+def test_save_dialog_cancel_and_an_existing_file(tui_kb, tmp_path):
+    async def go():
+        app = make_app(tui_kb, "healthy-a2-host", start="environment", export_dir=str(tmp_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot, lambda: app.query_one("#env-pane").factset is not None)
+            await pilot.press("ctrl+x")
+            await settle(app, pilot, lambda: app.screen.query("#save-path"))
+            await pilot.press("escape")                          # cancelled: nothing written
+            await settle(app, pilot)
+            assert not list(tmp_path.iterdir())
+            (tmp_path / "taken.json").write_text("{}")
+            await pilot.press("ctrl+x")
+            await settle(app, pilot, lambda: app.screen.query("#save-path"))
+            app.screen.query_one("#save-path", Input).value = str(tmp_path / "taken.json")
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert "exists" in app.screen.query_one("#save-error").render().plain
+            assert (tmp_path / "taken.json").read_text() == "{}"
+            app.screen.query_one("#save-path", Input).value = str(tmp_path)     # a folder: a new name inside
+            await pilot.press("enter")
+            await settle(app, pilot)
+            written = app.query_one("#env-pane").last_export
+            assert written.parent == tmp_path and written.name.startswith("ascend-doctor-snapshot-")
     run(go())

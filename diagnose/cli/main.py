@@ -29,7 +29,7 @@ def _take_lang(argv: list[str]) -> tuple[list[str], str | None]:
         if (a == "--lang" or a.startswith("--lang=")) and not (out and out[-1] in ("--text", "-o", "--output")):
             value = a.split("=", 1)[1] if "=" in a else (argv[i + 1] if i + 1 < len(argv) else "")
             if value not in ("en", "zh"):
-                raise DoctorError(f"ascend-doctor: --lang takes en or zh, not {value!r}")
+                raise DoctorError(key="lang", value=value)
             lang = value
             i += 1 if "=" in a else 2
             continue
@@ -59,12 +59,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _print_error(message: str) -> None:
-    # one line, no markup interpretation, never a traceback
-    from ..render.console import visible
+def _lang() -> str:
+    from .options import default_lang
 
-    line = " ".join(visible(" ".join(str(message).split())).split())
-    sys.stderr.write(f"ascend-doctor: error: {line}\n" if not line.startswith("ascend-doctor") else f"{line}\n")
+    return default_lang()
+
+
+def _print_error(error: DoctorError | str) -> None:
+    """One line in the user's language, no markup interpretation, never a traceback."""
+    from ..render.console import visible
+    from ..services.errors import message
+
+    lang = _lang()
+    text = error.text(lang) if isinstance(error, DoctorError) else str(error)
+    line = " ".join(visible(" ".join(text.split())).split())
+    sys.stderr.write(f"{line}\n" if line.startswith("ascend-doctor") else f"{message('prefix', lang)}{line}\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         return code
     except DoctorError as exc:
-        _print_error(str(exc))
+        _print_error(exc)
         return exc.exit_code
     except KeyboardInterrupt:
         # kill the commands still running (a hung npu-smi) now: the probe threads would otherwise keep
@@ -96,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         from ..system.real import terminate_children
 
         terminate_children()
-        sys.stderr.write("ascend-doctor: interrupted\n")
+        from ..services.errors import message
+
+        sys.stderr.write(f"ascend-doctor: {message('interrupted', _lang())}\n")
         return 130
     except BrokenPipeError:
         try:
@@ -109,12 +120,12 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write("ascend-doctor: terminated\n")
         raise
     except RecursionError:
-        _print_error("the input is nested too deeply to read (deeper than Python's recursion limit)")
+        _print_error(DoctorError(key="nested"))
         return EXIT_USAGE
     except OSError as exc:
         if exc.errno not in _OUTPUT_ERRNOS:
             return _internal(exc, debug)
-        _print_error(f"cannot write the output: {exc.strerror or exc}")
+        _print_error(DoctorError(key="output", reason=exc.strerror or str(exc)))
         return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 3
         return _internal(exc, debug)
@@ -164,7 +175,7 @@ def _internal(exc: BaseException, debug: bool) -> int:
         import traceback
 
         traceback.print_exc()
-    _print_error(f"internal error: {type(exc).__name__}: {exc} (run with --debug for details)")
+    _print_error(DoctorError(key="internal", error=f"{type(exc).__name__}: {exc}"))
     return EXIT_INTERNAL
 
 

@@ -5,9 +5,35 @@ import argparse
 from typing import NoReturn
 
 from ..services.errors import DoctorError
+from ..services.errors import message as message_of
 
 
 LANGS = ("en", "zh")
+
+
+#: argparse's messages in Chinese: (pattern, template)
+ARGPARSE_ZH = (
+    (r"unrecognized arguments: (.*)", "无法识别的参数：{0}"),
+    (r"the following arguments are required: (.*)", "缺少必需的参数：{0}"),
+    (r"argument (\S+): invalid choice: (.*) \(choose from (.*)\)", "参数 {0}：无效的选项 {1}（可选：{2}）"),
+    (r"argument (\S+): expected one argument", "参数 {0} 需要一个值"),
+    (r"argument (\S+): expected at least one argument", "参数 {0} 至少需要一个值"),
+    (r"argument (\S+): invalid (\w+) value: (.*)", "参数 {0}：无效的 {1} 值 {2}"),
+    (r"argument (\S+): not allowed with argument (\S+)", "参数 {0} 不能与 {1} 同时使用"),
+    (r"ambiguous option: (.*)", "有歧义的选项：{0}"),
+    (r"invalid choice: (.*) \(choose from (.*)\)", "无效的选项 {0}（可选：{1}）"),
+)
+
+
+def argparse_texts(message: str) -> dict[str, str]:
+    """An argparse error message as {"en": ..., "zh": ...} (the English one where no pattern fits)."""
+    import re
+
+    for pattern, zh in ARGPARSE_ZH:
+        m = re.fullmatch(pattern, message)
+        if m:
+            return {"en": message, "zh": zh.format(*m.groups())}
+    return {"en": message}
 
 
 class Parser(argparse.ArgumentParser):
@@ -22,9 +48,26 @@ class Parser(argparse.ArgumentParser):
             choices = re.findall(r"'([^']*)'", m.group(2))
             near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
             if near:
-                raise DoctorError(f"{self.prog}: unknown {('command' if self.prog == 'ascend-doctor' else 'choice')} "
-                               f"{m.group(1)!r}; did you mean {near[0]!r}? (see '{self.prog} --help')")
-        raise DoctorError(f"{self.prog}: {message} (see '{self.prog} --help')")
+                what = "what_command" if self.prog == "ascend-doctor" else "what_choice"
+                raise DoctorError(key="did_you_mean", prog=self.prog, given=m.group(1), near=near[0],
+                                  what={"en": message_of(what, "en"), "zh": message_of(what, "zh")})
+        m = re.match(r"unrecognized arguments: (\S+)", message)
+        if m and m.group(1).startswith("--"):
+            near = difflib.get_close_matches(m.group(1).split("=")[0], sorted(self._all_options()), n=1, cutoff=0.7)
+            if near:
+                raise DoctorError(key="did_you_mean", prog=self.prog, given=m.group(1), near=near[0],
+                                  what={"en": message_of("what_option", "en"), "zh": message_of("what_option", "zh")})
+        raise DoctorError(key="see_help", prog=self.prog, message=argparse_texts(message))
+
+    def _all_options(self) -> set[str]:
+        """Every long option of this parser and of its subcommands (argparse reports a subcommand's unknown
+        option from the top parser)."""
+        out = {o for o in self._option_string_actions if o.startswith("--")}
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    out |= {o for o in sub._option_string_actions if o.startswith("--")}
+        return out
 
 
 #: ``--lang`` given anywhere on the command line (set by main for one run)
@@ -60,4 +103,4 @@ def open_kb(args: argparse.Namespace):
     """The knowledge base of ``--kb`` (``--force`` rebuilds it); see services.knowledge.open_kb."""
     from ..services.knowledge import open_kb as open_knowledge
 
-    return open_knowledge(getattr(args, "kb", None), force=bool(getattr(args, "force", False)))
+    return open_knowledge(getattr(args, "kb", None), force=bool(getattr(args, "force", False)), lang=lang_of(args))

@@ -78,12 +78,39 @@ class CodeHit:
     order: int = 0
 
 
+#: what the readers tell about an input, in English and Chinese (InputNote.of(source, level, key, ...))
+NOTES = {
+    "en": {"no_file": "no such file or directory", "denied": "cannot read the file: permission denied",
+           "not_regular": "not a regular file or pipe", "cannot_read": "cannot read: {reason}",
+           "cannot_list": "cannot list the directory: {reason}", "skipped_denied": "skipped: permission denied",
+           "no_files": "the directory holds no readable files", "empty": "empty input",
+           "binary": "skipped: binary data (not a text log; UTF-16 without a byte-order mark must be converted to UTF-8)"},
+    "zh": {"no_file": "文件或目录不存在", "denied": "无法读取该文件：权限不足",
+           "not_regular": "不是普通文件或管道", "cannot_read": "无法读取：{reason}",
+           "cannot_list": "无法列出目录内容：{reason}", "skipped_denied": "已跳过：权限不足",
+           "no_files": "目录中没有可读取的文件", "empty": "输入为空",
+           "binary": "已跳过：二进制数据（不是文本日志；没有字节序标记的 UTF-16 需先转换为 UTF-8）"},
+}
+
+
 @dataclass
 class InputNote:
     """Something to tell the user about an input: skipped (binary), empty, unreadable, truncated."""
     source: str
     level: str           # "warning" | "error" | "info"
-    message: str
+    message: str         # in English
+    key: str = ""        # the message in NOTES, when it is one of them
+    params: dict = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, source: str, level: str, key: str, **params) -> "InputNote":
+        return cls(source, level, NOTES["en"][key].format(**params), key, params)
+
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang``."""
+        if self.key and lang in NOTES:
+            return NOTES[lang][self.key].format(**self.params)
+        return self.message
 
 
 @dataclass

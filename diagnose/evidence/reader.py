@@ -142,12 +142,11 @@ class Reader:
             if first:
                 first = False
                 if not got:
-                    blk.notes.append(InputNote(name, "warning", "empty input"))
+                    blk.notes.append(InputNote.of(name, "warning", "empty"))
                     blk.skip = True
                     return blk
                 if looks_binary(buf[:got]):
-                    blk.notes.append(InputNote(name, "warning",
-                                               "skipped: binary data (not a text log; UTF-16 without a byte-order mark must be converted to UTF-8)"))
+                    blk.notes.append(InputNote.of(name, "warning", "binary"))
                     blk.skip = True
                     return blk
             self.size += got

@@ -191,27 +191,27 @@ def expand(paths: list[str], notes: list[InputNote], words: frozenset[str] = fro
                 yield from _walk(path, notes)
             elif path.exists():
                 if not os.access(path, os.R_OK):
-                    notes.append(InputNote(p, "error", "cannot read the file: permission denied"))
+                    notes.append(InputNote.of(p, "error", "denied"))
                     continue
                 mode = os.stat(path).st_mode
                 if stat.S_ISFIFO(mode):
                     yield _pipe_source(path, p)
                     continue
                 if not stat.S_ISREG(mode):
-                    notes.append(InputNote(p, "error", "not a regular file or pipe"))
+                    notes.append(InputNote.of(p, "error", "not_regular"))
                     continue
                 yield file_source(str(path), p)
             else:
-                notes.append(InputNote(p, "error", "no such file or directory"))
+                notes.append(InputNote.of(p, "error", "no_file"))
         except OSError as exc:
-            notes.append(InputNote(p, "error", f"cannot read: {exc.strerror or exc}"))
+            notes.append(InputNote.of(p, "error", "cannot_read", reason=exc.strerror or str(exc)))
 
 
 def _walk(root: Path, notes: list[InputNote]) -> Iterator[Source]:
     found = 0
 
     def onerror(exc: OSError) -> None:
-        notes.append(InputNote(str(exc.filename or root), "warning", f"cannot list the directory: {exc.strerror or exc}"))
+        notes.append(InputNote.of(str(exc.filename or root), "warning", "cannot_list", reason=exc.strerror or str(exc)))
 
     for dirpath, entries in _walk_dirs(root, onerror):
         prefix = str(Path(dirpath) / "x")[:-1]     # the names pathlib gives (a root of "." adds nothing)
@@ -220,7 +220,7 @@ def _walk(root: Path, notes: list[InputNote]) -> Iterator[Source]:
                 if not e.is_file():             # a broken symbolic link, a FIFO, a socket, a device
                     continue
                 if not os.access(e.path, os.R_OK):
-                    notes.append(InputNote(prefix + e.name, "warning", "skipped: permission denied"))
+                    notes.append(InputNote.of(prefix + e.name, "warning", "skipped_denied"))
                     continue
             except OSError:
                 continue
@@ -232,7 +232,7 @@ def _walk(root: Path, notes: list[InputNote]) -> Iterator[Source]:
             name = prefix + e.name
             yield file_source(name, name, size)
     if not found:
-        notes.append(InputNote(str(root), "warning", "the directory holds no readable files"))
+        notes.append(InputNote.of(str(root), "warning", "no_files"))
 
 
 def _walk_dirs(root: Path, onerror) -> Iterator[tuple[str, list[os.DirEntry]]]:

@@ -21,6 +21,8 @@ from ascend_doctor.diagnose.evidence import CODE, ERROR, SIGNATURE, Evidence
 from ascend_doctor.kb.language.facts import FactSet
 
 from .model import CodeSummary, Diagnosis, Finding, Support
+from .near import NEAR_FACTOR, NearMisses
+from .reasons import kind_word, say
 from .retrieval import IDENT, STOP, Retriever
 from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
@@ -58,6 +60,10 @@ class Matcher:
         self.norm = kb.normalizer
         self._symptoms: list[tuple[str, str, str]] | None = None   # (problem id, original, normalised)
 
+    @cached_property
+    def _near(self) -> NearMisses:
+        return NearMisses(self.compiled.literal_of)
+
     @property
     def patterns(self):
         return self.compiled.patterns
@@ -75,7 +81,7 @@ class Matcher:
             self._symptoms = out
         return self._symptoms
 
-    def _symptom_hits(self, queries: list[tuple[str, Any]], cap: float) -> dict[str, list[Support]]:
+    def _symptom_hits(self, queries: list[tuple[str, Any]], cap: float, lang: str = "en") -> dict[str, list[Support]]:
         """queries: (text, EvidenceLine | None). Best match per problem and query."""
         from rapidfuzz import fuzz, process, utils
 
@@ -95,7 +101,7 @@ class Matcher:
             best[pid] = w
             text, ln = queries[qi]
             out[pid] = [Support("symptom", ln.source if ln else "<text>", ln.line if ln else 0,
-                                ln.text if ln else text[:300], w, detail=f"like '{orig}' ({r:.0f})",
+                                ln.text if ln else text[:300], w, detail=say("symptom_like", lang, phrase=orig, score=r),
                                 order=ln.order if ln else 0, time=ln.time if ln else "")]
 
         # Chinese has no spaces: compare character bigrams of the normalised texts
@@ -151,15 +157,37 @@ class Matcher:
             for sid in ln.signatures:
                 pid = self.compiled.problem_of[sid]
                 add(pid, Support("signature", ln.source, ln.line, ln.text, self.compiled.weight_of[sid],
-                                 detail=f"matches the KB signature '{self.compiled.literal_of[sid]}'", count=ln.count, ranks=sorted(ln.ranks), time=ln.time,
+                                 detail=say("signature", lang, literal=self.compiled.literal_of[sid]), count=ln.count, ranks=sorted(ln.ranks), time=ln.time,
                                  order=ln.order))
+        signed = {pid: {x.text for x in ss if x.kind == "signature"} for pid, ss in supports.items()}
+        # lines a benign problem's signature explains as harmless are no word evidence for anything else
+        harmless = {t for pid, ts in signed.items() if self.problems[pid].severity == "info" for t in ts}
+
+        def explained(pid: str, sentence: str) -> bool:
+            if not sentence:
+                return False
+            return any(sentence in t for t in signed.get(pid, ())) or (
+                self.problems[pid].severity != "info" and any(sentence in t for t in harmless))
+        # near misses: another release's wording of a signature's line (near.py), on lines no signature matched
+        for ln in ev.lines:
+            if ln.signatures or not ln.kinds & {ERROR, CODE}:
+                continue
+            for nm in self._near.of(ln.text):
+                pid = self.compiled.problem_of[nm.sid]
+                if any(x.kind == "signature" for x in supports.get(pid, ())):
+                    continue                         # the exact signature of this problem already counted
+                add(pid, Support("signature", ln.source, ln.line, ln.text,
+                                 self.compiled.weight_of[nm.sid] * NEAR_FACTOR * nm.overlap,
+                                 detail=say("near_signature", lang, literal=self.compiled.literal_of[nm.sid],
+                                            share=f"{nm.overlap:.0%}"),
+                                 count=ln.count, ranks=sorted(ln.ranks), time=ln.time, order=ln.order))
         # progress bars left below 100% whose description a problem lists in ``stalls``
         for st in ev.stalls:
             desc = st.description.lower()
             for pid, phrase in self._stall_phrases:
                 if phrase.lower() in desc:
                     add(pid, Support("stall", st.source, st.line, st.text or st.description, STALL_WEIGHT,
-                                     detail=stall_detail(st, phrase), order=st.order))
+                                     detail=stall_detail(st, phrase, lang), order=st.order))
         # codes
         code_summaries: list[CodeSummary] = []
         for hit in sorted(ev.codes, key=lambda h: h.order):
@@ -169,25 +197,27 @@ class Matcher:
             ln = self._line_of(ev, hit)
             for pid, w, n in _code_weights(linked, ranged, generic):
                 add(pid, Support("code", hit.source, hit.line, hit.text, w,
-                                 detail=f"{hit.code} ({hit.family}) links {n} known problem(s)"
-                                        + ("; a catch-all code: its message decides" if generic else ""),
+                                 detail=say("code", lang, code=hit.code, family=hit.family, n=n)
+                                        + (say("catch_all", lang) if generic else ""),
                                  count=hit.count, time=ln.time if ln else "", order=hit.order))
         # symptoms
         prose = [(p, None) for p in ev.prose[:100]]
-        for pid, ss in self._symptom_hits(prose, PROSE_MAX).items():
+        for pid, ss in self._symptom_hits(prose, PROSE_MAX, lang).items():
             for s in ss:
                 add(pid, s)
         # the report's words: which problems its title and sentences are about (retrieval.py)
         errs_text = [ln.text for ln in ev.first_errors(10)]
         for pid, h in self._retriever.retrieve(ev.title, ev.prose[:100] + errs_text).items():
+            if explained(pid, h.sentence):
+                continue        # its own signature already counted the line, or a benign one explains it
             add(pid, Support("symptom", "<text>", 0, h.sentence[:300], h.weight,
-                             detail=f"its words: {', '.join(h.terms)}"
-                                    + (f" ({h.sentences} sentences agree)" if h.sentences > 1 else "")))
+                             detail=say("words", lang, terms=", ".join(h.terms))
+                                    + (say("words_agree", lang, n=h.sentences) if h.sentences > 1 else "")))
         said = ([ev.title] if ev.title else []) + ev.prose[:100] + errs_text
         for pid, h in self._retriever.whole(ev.title, ev.prose[:100] + errs_text).items():
             where = next((t for t in said if any(w in t.lower() for w in h.terms)), said[0] if said else "")
             add(pid, Support("symptom", "<text>", 0, where[:300], h.weight,
-                             detail=f"the report's words together: {', '.join(h.terms)}"))
+                             detail=say("words_together", lang, terms=", ".join(h.terms))))
         # identifiers (HCCL_BUFFSIZE, --enforce-eager, /dev/shm, libhccl.so, aclnnMatmul) named anywhere
         # in the report, the rarer across the knowledge the stronger
         texts = ev.prose[:100] + [ln.text for ln in ev.lines[:200]]
@@ -202,25 +232,27 @@ class Matcher:
                 linked, ranged, _meaning, generic = self._code_entry(c.family, c.code)
                 for pid, w, n in _code_weights(linked, ranged, generic):
                     add(pid, Support("code", "<text>", 0, ident.upper(), w,
-                                     detail=f"{ident.upper()} is {c.code} ({c.family}), which links {n} known problem(s)"))
+                                     detail=say("code_name", lang, name=ident.upper(), code=c.code, family=c.family, n=n)))
         for ident in sorted(idents):
             pids = self._ident_index.get(ident, [])
             if not pids or len(pids) > IDENT_MAX_PROBLEMS:
                 continue
             for pid in pids:
                 add(pid, Support("symptom", "<text>", 0, ident, IDENT_WEIGHT / math.sqrt(len(pids)),
-                                 detail=f"names {ident}"))
+                                 detail=say("names", lang, ident=ident)))
         # the environment check's findings on this machine
         for pid, (rule, status, message) in (failing or {}).items():
-            add(pid, Support("fact", "check", 0, f"{rule} {status}: {message}"[:300],
+            line = say("check_line", lang, rule=rule, status=say(f"status.{status}", lang), message=message)
+            add(pid, Support("fact", "check", 0, line[:300],
                              CHECK_FAIL_WEIGHT if status == "FAIL" else CHECK_WARN_WEIGHT,
-                             detail=f"'ascend-doctor check' finds it on this machine ({rule})"))
+                             detail=say("check_here", lang, rule=rule)))
         for pid, (rule, status, message) in (failing_in_text or {}).items():
             if pid in (failing or {}):
                 continue
-            add(pid, Support("fact", "<text>", 0, f"{rule} {status}: {message}"[:300],
+            line = say("check_line", lang, rule=rule, status=say(f"status.{status}", lang), message=message)
+            add(pid, Support("fact", "<text>", 0, line[:300],
                              (CHECK_FAIL_WEIGHT if status == "FAIL" else CHECK_WARN_WEIGHT) * TEXT_CHECK_FACTOR,
-                             detail=f"the versions and hardware the report states fail the check {rule}"))
+                             detail=say("check_text", lang, rule=rule)))
         # the hardware the text shows, for problems about specific (older / edge) hardware
         fam = facts.value("hardware.family")
         if fam and fam not in ("a2", "a3", "unknown"):
@@ -228,13 +260,13 @@ class Matcher:
             for p in self.problems.values():
                 if p.hardware and "any" not in p.hardware and fam in p.hardware and not {"a2", "a3"} & set(p.hardware):
                     add(p.id, Support("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
-                                      detail=f"the problem concerns {', '.join(p.hardware)}"))
+                                      detail=say("hardware", lang, hardware=", ".join(p.hardware))))
         errs = [ln for ln in ev.lines if ln.kinds & {ERROR, CODE} and not ln.signatures][:40]
-        for pid, ss in self._symptom_hits([(ln.text, ln) for ln in errs], LOG_SYMPTOM_MAX).items():
+        for pid, ss in self._symptom_hits([(ln.text, ln) for ln in errs], LOG_SYMPTOM_MAX, lang).items():
             for s in ss:
                 add(pid, s)
 
-        findings = [self._score(pid, ss, facts) for pid, ss in supports.items()]
+        findings = [self._score(pid, ss, facts, lang) for pid, ss in supports.items()]
         findings = [f for f in findings if f.score >= MIN_SCORE]
         # a benign warning explains a line but is not why a run failed: it goes after the failures the
         # evidence also supports
@@ -291,7 +323,7 @@ class Matcher:
         ranged -= exact
         return exact, ranged, meaning, generic
 
-    def _score(self, pid: str, ss: list[Support], facts: FactSet) -> Finding:
+    def _score(self, pid: str, ss: list[Support], facts: FactSet, lang: str = "en") -> Finding:
         p = self.problems[pid]
         # one contribution per distinct signature / code / symptom
         best: dict[tuple[str, str], float] = {}
@@ -314,16 +346,16 @@ class Matcher:
             if p.confirm_when:
                 out = evaluate(p.confirm_when, ctx)
                 if out.value is True:
-                    f.confirmed_by = out.notes or ["confirm_when holds"]
+                    f.confirmed_by = out.notes or [say("confirm_holds", lang)]
                     score = score + (1 - score) * CONFIRM_BOOST
             if p.rule_out_when:
                 out = evaluate(p.rule_out_when, ctx)
                 if out.value is True:
-                    f.ruled_out_by = out.notes or ["rule_out_when holds"]
+                    f.ruled_out_by = out.notes or [say("rule_out_holds", lang)]
                     score *= RULE_OUT_FACTOR
             fam = facts.value("hardware.family")
             if fam and fam != "unknown" and p.hardware and "any" not in p.hardware and fam not in p.hardware:
-                f.ruled_out_by.append(f"hardware.family = {fam}, the problem concerns {', '.join(p.hardware)}")
+                f.ruled_out_by.append(say("other_hardware", lang, family=fam, hardware=", ".join(p.hardware)))
                 score *= OTHER_HARDWARE_FACTOR
         if p.severity == "info":
             score = min(score * INFO_FACTOR, INFO_CAP)
@@ -339,7 +371,7 @@ class Matcher:
             if k in seen:
                 first = seen[k]
                 if s.detail and s.detail not in first.detail:
-                    first.detail = f"{first.detail}; {s.kind}: {s.detail}"
+                    first.detail = say("also", lang, detail=first.detail, kind=kind_word(s.kind, lang), more=s.detail)
                 continue
             seen[k] = s
             if s.line:
@@ -400,11 +432,10 @@ def _kind_rank(kind: str) -> int:
     return {"signature": 3, "code": 2, "stall": 2, "symptom": 1}.get(kind, 0)
 
 
-def stall_detail(st, phrase: str = "") -> str:
+def stall_detail(st, phrase: str = "", lang: str = "en") -> str:
     """What a stalled bar says, for the "why" of a finding."""
-    where = (f"the log ends here: no progress after {st.percent}% ({st.done}/{st.total})" if st.last_in_input
-             else f"this bar never gets past {st.percent}% ({st.done}/{st.total}); nothing later continues it")
-    return f"{where}; stalled bar '{phrase}'" if phrase else where
+    where = say("stall_end" if st.last_in_input else "stall_never", lang, percent=st.percent, done=st.done, total=st.total)
+    return say("stall_bar", lang, where=where, phrase=phrase) if phrase else where
 
 
 def suggest_query(ev: Evidence, codes: list[CodeSummary]) -> str:

@@ -120,7 +120,7 @@ def find_blocks(text: str) -> list[Block]:
 #: words (lower case) one of which the text holds whenever a step of ``_find`` can add a block: a step whose
 #: words are all absent is skipped (a 1 MiB head of plain log lines otherwise costs ~0.25 s of regexes)
 _GATES = {
-    "npu-smi-info": ("npu-smi", "health"),                    # TITLE, or a header with NPU ... Health
+    "npu-smi-info": ("npu-smi", "health", "0000:"),          # TITLE, a header with NPU ... Health, or bare rows (bus id)
     "npu-smi-map": ("chip logic id",),
     "dcmi": ("dcmi", "-80", "npu-smi"),                       # RET, ANY_RET, NOT_FOUND / IS_DIR
     "collect-env": tuple(m.lower() for m in collect_env.MARKERS),

@@ -40,13 +40,54 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in body.split("|")]
 
 
+BUS_ID = re.compile(r"^[0-9A-Fa-f]{4}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]$")
+HEALTH_WORD = re.compile(r"^(?:OK|Warning|Alarm|Critical|NA|Unknown|Normal|Minor|Major|Fault)$", re.I)
+
+
 def find_table_start(lines: list[str], start: int = 0) -> int | None:
-    """Index of the first line of an npu-smi info table (its title or column header), or None."""
+    """Index of the first line of an npu-smi info table (its title or column header, or for an excerpt
+    without them the first device row whose shape names its columns, see ``headerless_layout``), or None."""
     for i in range(start, len(lines)):
         s = lines[i].strip()
-        if TITLE.match(s) or HEADER_A5.match(s) or HEADER_CLASSIC.match(s):
+        if _title_or_header(s):
+            return i
+        if s.startswith("|") and headerless_layout(lines, i) is not None:
             return i
     return None
+
+
+def _title_or_header(line: str) -> bool:
+    return bool(TITLE.match(line) or HEADER_A5.match(line) or HEADER_CLASSIC.match(line))
+
+
+def headerless_layout(lines: list[str], i: int) -> tuple[str, dict[str, Any]] | None:
+    """(layout, shape) when line ``i`` and the next are an npu-smi info device row pair whose cells leave
+    no doubt about the columns without a header: an NPU id (and name), a health word, power / temperature
+    / hugepages; then the chip id, a PCI bus id, AI Core / memory (/ HBM) usage. None otherwise."""
+    if i + 1 >= len(lines):
+        return None
+    first, second = _cells(lines[i].strip()), _cells(lines[i + 1].strip())
+    if len(first) == 3 and len(second) == 3:                           # classic: "0  910B3 | OK | ..."
+        head, health, values = first
+        ids, bus, values2 = second
+        layout_of_cells = "classic"
+    elif len(first) == 4 and len(second) == 4:                         # A5: "0 | 950PR | OK | ..."
+        head, _name, health, values = first
+        ids, bus, values2 = second[0], second[2], second[3]
+        layout_of_cells = "a5"
+    else:
+        return None
+    if not re.match(r"^\d+(?:\s|$)", head) or not HEALTH_WORD.match(health) or not FIRST_VALUES.match(values):
+        return None
+    if not re.match(r"^\d+(?:\s+\d+)?$", ids) or not BUS_ID.match(bus):
+        return None
+    m2 = SECOND_VALUES.match(values2)
+    if not m2:
+        return None
+    shape: dict[str, Any] = {"has_hbm": m2["h_used"] is not None, "chip_col": None}
+    if layout_of_cells == "a5":
+        return "a5", shape
+    return ("classic" if shape["has_hbm"] else "no-hbm"), shape
 
 
 def table_end(lines: list[str], header: int) -> int:
@@ -161,6 +202,13 @@ def _device_from_rows(first: list[str], second: list[str] | None, layout: str, s
     return dev
 
 
+def _bare_process_row(cells: list[str], layout: str) -> bool:
+    """A process row where a device row could stand: 'NPU [Chip] | pid | name | memory' has four cells where
+    a classic device row has three, and its second cell is a whole number (a device row's is a health word)."""
+    return (layout != "a5" and len(cells) in (4, 5) and re.fullmatch(r"\d+(?:\s+\d+)?", cells[0]) is not None
+            and cells[1].isdigit() and not HEALTH_WORD.match(cells[1]))
+
+
 def _process(cells: list[str], layout: str, has_cpid: bool, notes: list[str], lineno: int) -> dict[str, Any] | None:
     if len(cells) < 4:
         notes.append(f"line {lineno}: short process row")
@@ -189,10 +237,18 @@ def parse(text: str) -> ParseResult:
     lines = [ln.rstrip() for ln in text.splitlines()]
     start = find_table_start(lines)
     if start is None:
-        return unparsed(KIND, "no npu-smi info table (no 'npu-smi <ver> Version: <ver>' title or column header)")
+        return unparsed(KIND, "no npu-smi info table: no 'npu-smi <ver> Version: <ver>' title, no column header, and "
+                              "no pair of rows shaped like device rows (NPU id | health | power temp hugepages, "
+                              "then chip | bus id | AI Core and memory usage) to read the columns from")
     notes: list[str] = []
     tool = driver = None
     i = start
+    bare = None if _title_or_header(lines[i].strip()) else headerless_layout(lines, i)
+    if bare is not None:
+        layout, shape = bare
+        notes.append(f"no title or column header: the columns were read as the {layout} layout from the rows' "
+                     "shape (NPU id, health word, PCI bus id); the chip's second id column is unknown")
+        return _rows(lines, i, table_end(lines, i), layout, shape, notes, tool, driver)
     m = TITLE.match(lines[i].strip())
     if m:
         tool, driver = m["tool"], m["driver"]
@@ -213,8 +269,12 @@ def parse(text: str) -> ParseResult:
     layout, shape, reason = _layout(title_border, hdr1, hdr2)
     if layout is None:
         return unparsed(KIND, reason)
-    end = table_end(lines, i)
-    i += 2
+    return _rows(lines, i + 2, table_end(lines, i), layout, shape, notes, tool, driver)
+
+
+def _rows(lines: list[str], i: int, end: int, layout: str, shape: dict[str, Any], notes: list[str],
+          tool: str | None, driver: str | None) -> ParseResult:
+    """The device and process rows from line ``i`` to ``end`` (the header, if any, already read)."""
     devices: list[dict[str, Any]] = []
     processes: list[dict[str, Any]] = []
     idle_npus: list[int] = []
@@ -244,6 +304,8 @@ def parse(text: str) -> ParseResult:
             in_proc = True
             has_cpid = any("container" in c.lower() for c in cells)
             continue
+        if not in_proc and pending is None and _bare_process_row(cells, layout):
+            in_proc = True           # an excerpt that lost the process table's header: a process row starts it
         if not in_proc and NO_PROC.search(s):
             # an excerpt that lost the process table's header: this row starts it, it is no device
             if pending is not None:

@@ -20,16 +20,19 @@ SYSCTLS = {"sysctl.somaxconn": "/proc/sys/net/core/somaxconn",
 HCCN_FIELDS = ("ipaddr", "netmask", "link", "net_health", "tls_switch", "tls_preconfigured", "netdetect", "gateway")
 
 
-def run_side_by_side(ctx: ProbeContext, argvs: list[list[str]], workers: int = 8) -> list[CommandResult]:
-    """Run commands concurrently within one shared budget of ``ctx.timeout`` seconds (a machine whose 16
-    NPUs all hang still answers in seconds); the time noted is the longest command's."""
-    deadline = time.monotonic() + ctx.timeout
+def run_side_by_side(ctx: ProbeContext, argvs: list[list[str]], workers: int = 8,
+                     budget: float | None = None) -> list[CommandResult]:
+    """Run commands concurrently within one shared budget of ``budget`` (default ``ctx.timeout``) seconds,
+    each within ``ctx.timeout`` (a machine whose 16 NPUs all hang still answers in seconds); the time
+    noted is the longest command's."""
+    budget = ctx.timeout if budget is None else budget
+    deadline = time.monotonic() + budget
 
     def one(argv: list[str]) -> tuple[CommandResult, float]:
         left = deadline - time.monotonic()
         if left <= 0.05:
             return CommandResult(argv=tuple(argv), timed_out=True,
-                                 error=f"not run: the queries used up their {ctx.timeout:g} s budget"), 0.0
+                                 error=f"not run: the queries used up their {budget:g} s budget"), 0.0
         r = ctx.system.run(argv, timeout=min(ctx.timeout, left))
         return r, ctx.system.take_duration_ms()
 

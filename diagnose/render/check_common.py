@@ -32,16 +32,34 @@ LABELS = {
            "took": "耗时"},
 }
 
-# facts shown in the environment summary (Markdown, text header), in order
+# facts shown in the environment summary (Markdown, text header), in order: (label key, fact key(s))
 ENV_FACTS = [
-    ("Hardware", "hardware.family"), ("NPU", ("npu.soc_version", "npu.chip_name")), ("NPUs", "npu.count"),
-    ("Driver (HDK)", "driver.version"), ("Firmware", "firmware.version"), ("CANN", "cann.version"),
-    ("NNAL ATB", "nnal.atb.version"), ("MindIE", "mindie.version"), ("Python", "python.version"),
-    ("Python checked", "python.executable"),
-    ("torch", "pkg.torch"), ("torch_npu", "pkg.torch_npu"), ("vllm", "pkg.vllm"), ("vllm-ascend", "pkg.vllm_ascend"),
-    ("sglang", "pkg.sglang"), ("numpy", "pkg.numpy"), ("Kernel", "kernel.release"), ("OS", "os.pretty_name"),
-    ("Arch", "arch"), ("Container", "container.kind"),
+    ("env.hardware", "hardware.family"), ("env.npu", ("npu.soc_version", "npu.chip_name")), ("env.npus", "npu.count"),
+    ("env.driver", "driver.version"), ("env.firmware", "firmware.version"), ("env.cann", "cann.version"),
+    ("env.atb", "nnal.atb.version"), ("env.mindie", "mindie.version"), ("env.python", "python.version"),
+    ("env.python_checked", "python.executable"),
+    ("env.torch", "pkg.torch"), ("env.torch_npu", "pkg.torch_npu"), ("env.vllm", "pkg.vllm"),
+    ("env.vllm_ascend", "pkg.vllm_ascend"), ("env.sglang", "pkg.sglang"), ("env.numpy", "pkg.numpy"),
+    ("env.kernel", "kernel.release"), ("env.os", "os.pretty_name"), ("env.arch", "arch"), ("env.container", "container.kind"),
 ]
+#: severity words (rules, explain)
+LABELS["en"].update({"severity.critical": "critical", "severity.error": "error", "severity.warning": "warning",
+                     "severity.info": "info"})
+LABELS["zh"].update({"severity.critical": "严重", "severity.error": "错误", "severity.warning": "警告",
+                     "severity.info": "提示"})
+#: the names of the environment summary (package names are the same in both languages)
+LABELS["en"].update({
+    "env.hardware": "Hardware", "env.npu": "NPU", "env.npus": "NPUs", "env.driver": "Driver (HDK)",
+    "env.firmware": "Firmware", "env.cann": "CANN", "env.atb": "NNAL ATB", "env.mindie": "MindIE",
+    "env.python": "Python", "env.python_checked": "Python checked", "env.torch": "torch", "env.torch_npu": "torch_npu",
+    "env.vllm": "vllm", "env.vllm_ascend": "vllm-ascend", "env.sglang": "sglang", "env.numpy": "numpy",
+    "env.kernel": "Kernel", "env.os": "OS", "env.arch": "Arch", "env.container": "Container"})
+LABELS["zh"].update({
+    "env.hardware": "硬件", "env.npu": "NPU", "env.npus": "NPU 数量", "env.driver": "驱动（HDK）",
+    "env.firmware": "固件", "env.cann": "CANN", "env.atb": "NNAL ATB", "env.mindie": "MindIE",
+    "env.python": "Python", "env.python_checked": "检查的 Python", "env.torch": "torch", "env.torch_npu": "torch_npu",
+    "env.vllm": "vllm", "env.vllm_ascend": "vllm-ascend", "env.sglang": "sglang", "env.numpy": "numpy",
+    "env.kernel": "内核", "env.os": "操作系统", "env.arch": "架构", "env.container": "容器"})
 
 
 def label(key: str, lang: str) -> str:
@@ -78,10 +96,12 @@ class CheckReport:
         return out
 
     def environment(self) -> list[tuple[str, str]]:
+        """(name in the report's language, value) of each component known, in ENV_FACTS order."""
         from ascend_doctor.kb.language.facts import show
 
         rows = []
-        for name, keys in ENV_FACTS:
+        for key_name, keys in ENV_FACTS:
+            name = label(key_name, self.lang)
             # a tuple: the first key known (the SoC, Ascend910_9391, says more than npu-smi's Ascend910)
             for key in (keys if isinstance(keys, tuple) else (keys,)):
                 f = self.facts.get(key)

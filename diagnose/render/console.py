@@ -7,7 +7,6 @@ without markup goes through ``visible()``.
 """
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 
@@ -39,12 +38,6 @@ def esc(text: Any) -> str:
     from rich.markup import escape
 
     return escape(visible(text))
-
-
-def make_console(file=None, no_color: bool = False):
-    from rich.console import Console
-
-    return Console(file=file or sys.stdout, highlight=False, no_color=no_color, soft_wrap=False)
 
 
 def t(texts: dict[str, str] | None, lang: str) -> str:

@@ -1,6 +1,7 @@
 """``diagnose`` as rich text. Every text from the inputs and the facts goes through esc()."""
 from __future__ import annotations
 
+from ..matcher.reasons import kind_word
 from .console import esc, t
 from .knowledge import print_fixes
 
@@ -11,13 +12,13 @@ L = {
            "confirmed": "confirmed by", "ruled": "made unlikely by", "seen": "seen", "times": "times", "ranks": "ranks",
            "facts": "Facts used", "more": "more finding(s); use --top to see them",
            "stalls": "Progress that stopped (last state below 100%)", "files": "files under",
-           "less": "Less likely"},
+           "less": "Less likely", "sources": "Sources"},
     "zh": {"title": "诊断结果", "score": "得分", "why": "依据", "root": "根因", "none": "未匹配到已知原因。",
            "codes": "发现的错误码", "first": "最早出现的错误", "search": "可尝试", "decisive": "关键行",
            "inputs": "已读取", "lines": "行", "cann": "CANN 提示", "confirmed": "环境信息佐证", "ruled": "环境信息不符",
            "seen": "出现", "times": "次", "ranks": "rank", "facts": "使用的环境信息", "more": "个其他结果；用 --top 查看",
            "stalls": "停止推进的进度条（最后状态未到 100%）", "files": "个文件，位于",
-           "less": "可能性较低"},
+           "less": "可能性较低", "sources": "来源"},
 }
 
 
@@ -53,7 +54,7 @@ def print_diagnosis(console, d, lang: str = "en", top: int = 3, verbose: bool = 
                   f"{d.lines_read:,} {lb['lines']}[/dim]")
     for n in d.notes:
         style = "red" if n.level == "error" else "yellow" if n.level == "warning" else "dim"
-        console.print(f"[{style}]{esc(n.source)}: {esc(n.message)}[/{style}]")
+        console.print(f"[{style}]{esc(n.source)}: {esc(n.text(lang))}[/{style}]")
     listed = d.findings[:top]
     # the first finding in full whatever its score; after it, the unlikely ones on one line each
     shown = [f for i, f in enumerate(listed) if i == 0 or f.score >= FOLD_BELOW or verbose]
@@ -76,7 +77,7 @@ def print_diagnosis(console, d, lang: str = "en", top: int = 3, verbose: bool = 
                 extra.append(f"{lb['ranks']} {','.join(s.ranks[:8])}")
             tail = f" [dim]({esc('; '.join(extra))})[/dim]" if extra else ""
             console.print(f"   • [dim]{esc(_where(s.source, s.line))}[/dim] {esc(s.text[:300])}{tail}")
-            console.print(f"     [dim]{esc(s.kind)}: {esc(s.detail)}[/dim]")
+            console.print(f"     [dim]{esc(kind_word(s.kind, lang))}: {esc(s.detail)}[/dim]")
         for note in f.confirmed_by:
             console.print(f"   [green]✓ {lb['confirmed']}: {esc(note)}[/green]")
         for note in f.ruled_out_by:

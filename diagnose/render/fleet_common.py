@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from .check_common import GLYPH, worst
+from .check_common import label as check_label
 
 SCHEMA = "ascend-doctor/fleet/1"
 
 #: versions shown in the matrix by cohort (Markdown, text with -v)
-VERSION_FACTS = [("Driver (HDK)", "driver.version"), ("Firmware", "firmware.version"), ("CANN", "cann.version"),
-                 ("torch_npu", "pkg.torch_npu"), ("vllm-ascend", "pkg.vllm_ascend"), ("MindIE", "mindie.version"),
-                 ("Kernel", "kernel.release"), ("NPUs", "npu.count")]
+#: (label key of check_common, fact key)
+VERSION_FACTS = [("env.driver", "driver.version"), ("env.firmware", "firmware.version"), ("env.cann", "cann.version"),
+                 ("env.torch_npu", "pkg.torch_npu"), ("env.vllm_ascend", "pkg.vllm_ascend"), ("env.mindie", "mindie.version"),
+                 ("env.kernel", "kernel.release"), ("env.npus", "npu.count")]
 
 LABELS = {
     "en": {"title": "Ascend Doctor fleet", "expected": "expected", "received": "received", "missing": "missing",
@@ -22,7 +24,12 @@ LABELS = {
            "nodes": "nodes", "rule": "Rule", "check": "Check", "status": "Status", "split": "split: no majority",
            "ok": "Every node agrees and nothing failed.", "problems": "{f} fleet rule(s) failing, {w} warning; "
            "{n} node(s) with their own findings.", "errors": "Nothing wrong found, but {n} rule(s) could not compare every node.",
-           "legend": "· pass/skip  ! warn  ✗ fail  ? no data  ✗ in 'fleet': blamed by a fleet rule"},
+           "legend": "· pass/skip  ! warn  ✗ fail  ? no data  ✗ in 'fleet': blamed by a fleet rule",
+           "totals": "fleet {p} pass, {w} warn, {f} fail, {e} error, {s} skip · nodes {nf} failing, {nw} warning · exit {x}",
+           "on": "{value} on {nodes} ({n})", "from.majority": "majority", "from.baseline": "baseline",
+           "from.all": "all", "PASS": "PASS", "WARN": "WARN", "FAIL": "FAIL", "SKIP": "SKIP", "ERROR": "ERROR",
+           "col.driver": "driver", "col.cann": "cann", "col.python": "python", "col.container": "container",
+           "col.devices": "devices", "col.network": "network", "col.fleet": "fleet"},
     "zh": {"title": "Ascend Doctor 集群检查", "expected": "预期", "received": "收到", "missing": "缺失",
            "unreadable": "无法读取", "groups": "分组", "fleet_rules": "跨节点规则", "nodes_checks": "节点 × 检查项",
            "hidden": "已隐藏 {n} 个无问题节点；-v 显示全部", "more": "另有 {n} 项通过、{s} 项跳过（-v 显示）",
@@ -31,12 +38,22 @@ LABELS = {
            "nodes": "节点", "rule": "规则", "check": "检查项", "status": "状态", "split": "分裂：无多数",
            "ok": "所有节点一致，未发现失败。", "problems": "{f} 条跨节点规则失败、{w} 条警告；{n} 个节点有自身问题。",
            "errors": "未发现问题，但有 {n} 条规则无法比较全部节点。",
-           "legend": "· 通过/跳过  ! 警告  ✗ 失败  ? 无数据  'fleet' 列 ✗：被跨节点规则指出"},
+           "legend": "· 通过/跳过  ! 警告  ✗ 失败  ? 无数据  “集群”列 ✗：被跨节点规则指出",
+           "totals": "跨节点规则 {p} 通过、{w} 警告、{f} 失败、{e} 无法比较、{s} 跳过 · 节点 {nf} 个失败、{nw} 个警告 · 退出码 {x}",
+           "on": "{value}（{nodes}，{n} 个）", "from.majority": "多数", "from.baseline": "基线", "from.all": "全部",
+           "PASS": "通过", "WARN": "警告", "FAIL": "失败", "SKIP": "跳过", "ERROR": "无法比较",
+           "col.driver": "驱动", "col.cann": "CANN", "col.python": "Python", "col.container": "容器",
+           "col.devices": "设备", "col.network": "网络", "col.fleet": "集群"},
 }
 
 
 def label(key: str, lang: str) -> str:
     return LABELS.get(lang, LABELS["en"]).get(key, LABELS["en"].get(key, key))
+
+
+def column(group: str, lang: str) -> str:
+    """The heading of a group's column in the nodes x checks grid (the group id where it has no word)."""
+    return label(f"col.{group}", lang) if f"col.{group}" in LABELS["en"] else group
 
 
 def verdict(report) -> tuple[str, str]:
@@ -104,11 +121,13 @@ def cell_glyph(status: str) -> str:
 
 
 def version_cohorts(report) -> list[tuple[str, str, list[tuple[str, list[str]]]]]:
-    """(label, fact key, [(value, nodes)]) for the versions that matter, largest cohort first."""
+    """(label in the report's language, fact key, [(value, nodes)]) for the versions that matter, largest
+    cohort first."""
     from ascend_doctor.kb.language.facts import show
 
     out = []
-    for name, key in VERSION_FACTS:
+    for name_key, key in VERSION_FACTS:
+        name = check_label(name_key, report.lang)
         cohorts: dict[str, list[str]] = {}
         for n in report.nodes:
             if not n.readable:

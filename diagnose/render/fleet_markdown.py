@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .check_common import EMOJI
 from .check_markdown import _cell
-from .fleet_common import cell_glyph, grid, label, verdict, version_cohorts
+from .fleet_common import cell_glyph, column, grid, label, verdict, version_cohorts
 
 
 def fleet_markdown(report) -> str:
@@ -46,7 +46,7 @@ def fleet_markdown(report) -> str:
     cols, rows, hidden = grid(report)
     if rows:
         out += [f"**{L('nodes_checks')}** ({_cell(L('hidden').format(n=hidden))})", "",
-                f"| {L('node')} | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
+                f"| {L('node')} | " + " | ".join(column(c, report.lang) for c in cols) + " |", "|---|" + "---|" * len(cols)]
         for nodes, cells in rows:
             out.append(f"| `{_cell(fold(nodes))}` | " + " | ".join(cell_glyph(c) for c in cells) + " |")
         out.append("")

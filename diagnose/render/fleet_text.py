@@ -2,9 +2,23 @@
 a nodes x checks grid that hides clean nodes unless verbose. Everything from snapshots is escaped."""
 from __future__ import annotations
 
+from rich.cells import cell_len
+
 from .check_common import GLYPH, STYLE
 from .console import esc
-from .fleet_common import cell_glyph, grid, label, verdict, version_cohorts
+from .fleet_common import LABELS, cell_glyph, column, grid, label, verdict, version_cohorts
+
+
+def _center(text: str, width: int) -> str:
+    """``text`` centred in ``width`` terminal cells (a Chinese character takes two)."""
+    pad = max(0, width - cell_len(text))
+    return " " * (pad // 2) + text + " " * (pad - pad // 2)
+
+
+def _from_word(origin, lang: str) -> str:
+    """Where a reference value comes from (majority, baseline) in ``lang``."""
+    key = f"from.{origin}"
+    return label(key, lang) if key in LABELS["en"] else str(origin)
 
 
 def print_fleet(console, report, verbose: bool = False) -> None:
@@ -38,7 +52,9 @@ def print_fleet(console, report, verbose: bool = False) -> None:
             quiet[r.status] += 1
             continue
         st = STYLE[r.status]
-        console.print(f"  [{st}]{GLYPH[r.status]} {r.status:<5}[/{st}] {esc(r.rule)}  {esc(r.text('title', lang))}")
+        word = L(r.status)
+        console.print(f"  [{st}]{GLYPH[r.status]} {word}{' ' * max(0, 5 - cell_len(word))}[/{st}] {esc(r.rule)}  "
+                      f"{esc(r.text('title', lang))}")
         msg = r.text("message", lang)
         if msg and (r.status != "PASS" or verbose):
             console.print(f"          {esc(msg)}", style="dim" if r.status in ("PASS", "SKIP") else None)
@@ -48,7 +64,7 @@ def print_fleet(console, report, verbose: bool = False) -> None:
                     if v.reference and v.drift:
                         ref = v.reference
                         console.print(f"          [dim]{esc(v.subject)}: {esc(L('reference'))} {esc(ref['value'])} "
-                                      f"({esc(ref['from'])}, {ref['units']})"
+                                      f"({esc(_from_word(ref['from'], lang))}, {ref['units']})"
                                       + (f" · {esc(s.label)}" if s.key else "") + "[/dim]")
                     elif v.split:
                         console.print(f"          [dim]{esc(v.subject)}: {esc(L('split'))}"
@@ -67,8 +83,10 @@ def print_fleet(console, report, verbose: bool = False) -> None:
     if rows:
         names = [fold(nodes) for nodes, _ in rows]
         width = max([len(n) for n in names] + [len(L("node"))]) + 2
-        widths = [max(len(c), 1) + 2 for c in cols]
-        header = f"  {esc(L('node')):<{width}}" + "".join(f"{esc(c):^{w}}" for c, w in zip(cols, widths))
+        heads = [column(c, lang) for c in cols]
+        widths = [max(cell_len(h), 1) + 2 for h in heads]
+        header = f"  {esc(L('node'))}{' ' * max(0, width - cell_len(L('node')))}" + "".join(
+            _center(esc(h), w) for h, w in zip(heads, widths))
         console.print(f"[dim]{header}[/dim]")
         for name, (_, cells) in zip(names, rows):
             line = f"  {esc(name):<{width}}"
@@ -94,10 +112,11 @@ def print_fleet(console, report, verbose: bool = False) -> None:
         console.print()
         console.print(f"[bold]{esc(L('versions'))}[/bold]")
         for name, _key, cohorts in version_cohorts(report):
-            console.print(f"  {esc(name)}: " + esc("; ".join(f"{v} on {fold(ns)} ({len(ns)})" for v, ns in cohorts)))
+            console.print(f"  {esc(name)}: " + esc("; ".join(L("on").format(value=v, nodes=fold(ns), n=len(ns))
+                                                              for v, ns in cohorts)))
     console.print()
     s = report.summary()
     fl = s["fleet"]
-    console.print(f"[bold]{esc(L('summary'))}:[/bold] " + esc(
-        f"fleet {fl['pass']} pass, {fl['warn']} warn, {fl['fail']} fail, {fl['error']} error, {fl['skip']} skip · "
-        f"nodes {s['nodes']['with_fail']} failing, {s['nodes']['with_warn']} warning · exit {report.exit_code}"))
+    console.print(f"[bold]{esc(L('summary'))}:[/bold] " + esc(L("totals").format(
+        p=fl["pass"], w=fl["warn"], f=fl["fail"], e=fl["error"], s=fl["skip"], nf=s["nodes"]["with_fail"],
+        nw=s["nodes"]["with_warn"], x=report.exit_code)))

@@ -27,6 +27,13 @@ def label(key: str, lang: str) -> str:
     return LABELS.get(lang, LABELS["en"]).get(key, key)
 
 
+def severity(value: str, lang: str) -> str:
+    """critical / error / warning / info in ``lang`` (the words of check)."""
+    from .check_common import LABELS as CHECK_LABELS
+
+    return CHECK_LABELS.get(lang, CHECK_LABELS["en"]).get(f"severity.{value}", value)
+
+
 def _fix_order(fixes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(fixes, key=lambda f: 0 if f.get("kind") == "workaround" else 1)
 
@@ -34,7 +41,8 @@ def _fix_order(fixes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def print_problem(console, p, lang: str, titles: dict[str, str] | None = None, brief: bool = False) -> None:
     """Rich text of a problem. ``titles`` maps related/linked ids to their titles."""
     L = lambda k: label(k, lang)  # noqa: E731
-    console.print(f"[bold]{esc(t(p.title, lang))}[/bold]  [dim]{esc(p.id)} · {esc(p.family)} · {esc(p.severity)}[/dim]")
+    console.print(f"[bold]{esc(t(p.title, lang))}[/bold]  [dim]{esc(p.id)} · {esc(p.family)} · "
+                  f"{esc(severity(p.severity, lang))}[/dim]")
     console.print(esc(t(p.summary, lang)))
     console.print(f"[bold]{L('root_cause')}:[/bold] {esc(t(p.root_cause, lang))}")
     applies = []
@@ -53,7 +61,7 @@ def print_problem(console, p, lang: str, titles: dict[str, str] | None = None, b
             console.print(f"[bold]{L('related')}:[/bold] {esc(rel)}")
         console.print(f"[bold]{L('sources')}:[/bold]")
         for s in p.sources:
-            console.print(f"  [dim]{esc(s)}[/dim]")
+            console.print(f"  [dim]{esc(s)}[/dim]", soft_wrap=True)
 
 
 def print_fixes(console, fixes: list[dict[str, Any]], lang: str, indent: str = "") -> None:
@@ -62,14 +70,14 @@ def print_fixes(console, fixes: list[dict[str, Any]], lang: str, indent: str = "
         for i, st in enumerate(fx["steps"], start=1):
             console.print(f"{indent}  {i}. {esc(st.get(lang) or st['en'])}")
             if st.get("command"):
-                for line in st["command"].splitlines():
-                    console.print(f"{indent}     [cyan]{esc(line)}[/cyan]")
+                for line in st["command"].splitlines():       # one line, ready to copy
+                    console.print(f"{indent}     [cyan]{esc(line)}[/cyan]", soft_wrap=True)
 
 
 def problem_markdown(p, lang: str, heading: int = 2) -> str:
     L = lambda k: label(k, lang)  # noqa: E731
     h = "#" * heading
-    out = [f"{h} {t(p.title, lang)}", "", f"`{p.id}` · {p.family} · {p.severity}", "", t(p.summary, lang), "",
+    out = [f"{h} {t(p.title, lang)}", "", f"`{p.id}` · {p.family} · {severity(p.severity, lang)}", "", t(p.summary, lang), "",
            f"**{L('root_cause')}:** {t(p.root_cause, lang)}", ""]
     if p.versions or (p.hardware and p.hardware != ["any"]):
         parts = []
@@ -119,7 +127,9 @@ def print_code(console, c, lang: str, titles: dict[str, str] | None = None, quer
         for pid in c.problems:
             title = (titles or {}).get(pid, "")
             console.print(f"  - {esc(pid)}" + (f"  {esc(title)}" if title else ""))
-    console.print(f"[bold]{L('sources')}:[/bold] " + esc(" ; ".join(c.sources)))
+    console.print(f"[bold]{L('sources')}:[/bold]")
+    for s in c.sources:
+        console.print(f"  [dim]{esc(s)}[/dim]", soft_wrap=True)
 
 
 def to_jsonable(obj: Any) -> Any:

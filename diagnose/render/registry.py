@@ -20,18 +20,31 @@ class Options:
     color: bool = False            # ANSI colour (a terminal); text only
 
 
-def _text(print_fn: Callable[..., None], min_width: int = 0) -> Callable[[Any, Options], str]:
+def _text(print_fn: Callable[..., None]) -> Callable[[Any, Options], str]:
+    """Text through a rich console, with one width rule for every command: on a terminal (``color``)
+    prose wraps at the terminal's width; anywhere else (a pipe, a file, a CI log) nothing is wrapped, so
+    every line can be copied and grepped whole. Commands and URLs are printed unwrapped on a terminal too
+    (the renderers print them with ``soft_wrap=True``)."""
     def render_text(report: Any, opts: Options) -> str:
         from rich.console import Console
 
+        from .cjk import enable
+
+        enable()                       # Chinese breaks between characters, not only at spaces
         buf = io.StringIO()
-        columns = shutil.get_terminal_size((100 if min_width else 80, 24)).columns
-        width = columns if opts.color or not min_width else max(min_width, columns)
-        console = Console(file=buf, force_terminal=opts.color, no_color=None if opts.color else True, highlight=False,
-                          width=width, soft_wrap=False)
+        if opts.color:
+            console = Console(file=buf, force_terminal=True, highlight=False, soft_wrap=False,
+                              width=shutil.get_terminal_size((80, 24)).columns)
+        else:
+            console = Console(file=buf, force_terminal=False, no_color=True, highlight=False, soft_wrap=True,
+                              width=UNWRAPPED_WIDTH)
         print_fn(console, report, opts)
         return buf.getvalue()
     return render_text
+
+
+#: the console width when nothing is wrapped (rich still needs one for alignment)
+UNWRAPPED_WIDTH = 10_000
 
 
 def _check_text(console, report, opts: Options) -> None:
@@ -130,14 +143,45 @@ def _json(report, opts: Options) -> str:
     return dumps_json(report, ensure_ascii=False, indent=2) + "\n"
 
 
+def _lang_text(module: str, name: str) -> Callable[[Any, Options], str]:
+    """Text of ``render.<module>.<name>(console, report, lang)``, imported when first used."""
+    def print_fn(console, report, opts: Options) -> None:
+        from importlib import import_module
+
+        getattr(import_module(f"{__package__}.{module}"), name)(console, report, opts.lang)
+    return _text(print_fn)
+
+
+def _plain(module: str, name: str, *args: Any) -> Callable[[Any, Options], str]:
+    """``render.<module>.<name>(report)`` (or ``<name>(*args)(report)``), imported when first used."""
+    def render_plain(report: Any, opts: Options) -> str:
+        from importlib import import_module
+
+        fn = getattr(import_module(f"{__package__}.{module}"), name)
+        return (fn(*args) if args else fn)(report)
+    return render_plain
+
+
 #: report kind -> format -> renderer(report, Options) -> str. The first format is the default.
 RENDERERS: dict[str, dict[str, Callable[[Any, Options], str]]] = {
-    "check": {"text": _text(_check_text, min_width=100), "json": _check_json, "junit": _check_junit,
+    "check": {"text": _text(_check_text), "json": _check_json, "junit": _check_junit,
               "markdown": _check_markdown, "prometheus": _check_prometheus, "oneline": _check_oneline},
-    "fleet": {"text": _text(_fleet_text, min_width=100), "json": _fleet_json, "junit": _fleet_junit,
+    "fleet": {"text": _text(_fleet_text), "json": _fleet_json, "junit": _fleet_junit,
               "markdown": _fleet_markdown, "prometheus": _fleet_prometheus},
     "diagnosis": {"text": _text(_diagnosis_text), "json": _diagnosis_json, "markdown": _diagnosis_markdown},
     "compat": {"text": _text(_compat_text), "json": _json},
+    "compat-versions": {"text": _lang_text("catalogues", "print_versions"), "json": _plain("catalogues", "rows_json", "")},
+    "explanation": {"text": _lang_text("explanation", "print_explanation"),
+                    "json": _plain("explanation", "explanation_json")},
+    "search": {"text": _lang_text("search", "print_search"), "json": _plain("search", "search_json")},
+    "facts": {"text": _lang_text("facts", "print_facts"), "json": _plain("facts", "facts_json")},
+    "rules": {"text": _lang_text("rules", "print_rule_list"), "json": _plain("rules", "rules_json")},
+    "profiles": {"text": _lang_text("catalogues", "print_profiles"),
+                 "json": _plain("catalogues", "rows_json", "profiles")},
+    "fleets": {"text": _lang_text("catalogues", "print_fleets"), "json": _plain("catalogues", "rows_json", "fleets")},
+    "kb-stats": {"text": _lang_text("catalogues", "print_kb_stats"), "json": _plain("catalogues", "kb_stats_json")},
+    "kb-lint": {"text": _lang_text("catalogues", "print_lint"), "json": _plain("catalogues", "lint_json")},
+    "parse": {"json": _plain("parsed", "parsed_json"), "text": _lang_text("parsed", "print_parsed")},
 }
 
 

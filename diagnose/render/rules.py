@@ -1,6 +1,8 @@
 """Render rules: ``explain AD-CONT-001`` (one rule) and ``ascend-doctor rules`` (the list)."""
 from __future__ import annotations
 
+from rich.cells import cell_len
+
 from .check_common import label
 from .console import esc, t
 
@@ -18,7 +20,7 @@ def print_rule(console, rule, lang: str, sources: list[str] = ()) -> None:
 
     group = t(group_titles().get(rule.group), lang) or rule.group
     console.print(f"[bold]{esc(t(rule.title, lang))}[/bold]  [dim]{esc(rule.id)} · {esc(rule.slug)}[/dim]")
-    console.print(f"[dim]{esc(L('group'))} {esc(group)} · {esc(L('severity'))} {esc(rule.severity)} · "
+    console.print(f"[dim]{esc(L('group'))} {esc(group)} · {esc(L('severity'))} {esc(L('severity.' + rule.severity))} · "
                   f"{esc(L('problem'))} {esc(rule.problem)}[/dim]")
     console.print(f"[bold]{esc(L('applies_when'))}:[/bold] {esc(_cond(rule.applies_when))}")
     console.print(f"[bold]{esc(L('skip'))}:[/bold] {esc(t(rule.skip, lang))}")
@@ -31,7 +33,7 @@ def print_rule(console, rule, lang: str, sources: list[str] = ()) -> None:
     if sources:
         console.print(f"[bold]{esc(L('sources'))}:[/bold]")
         for s in sources:
-            console.print(f"  [dim]{esc(s)}[/dim]")
+            console.print(f"  [dim]{esc(s)}[/dim]", soft_wrap=True)
     console.print(f"[dim]{esc(label('explain', lang).format(problem=rule.problem))}[/dim]")
 
 
@@ -42,10 +44,17 @@ def print_rule_list(console, rules, lang: str) -> None:
     current = None
     for r in rules:
         if r.group != current:
-            current = r.group
             if current is not None:
                 console.print()
+            current = r.group
             console.print(f"[bold]{esc(t(titles.get(r.group), lang) or r.group)}[/bold]")
         sev = {"critical": "bold red", "error": "red", "warning": "yellow"}.get(r.severity, "")
-        console.print(f"  {esc(r.id):<12} [{sev}]{esc(r.severity):<8}[/{sev}] {esc(t(r.title, lang))}  "
+        word = label(f"severity.{r.severity}", lang)
+        console.print(f"  {esc(r.id):<12} [{sev}]{esc(word)}{' ' * max(0, 8 - cell_len(word))}[/{sev}] {esc(t(r.title, lang))}  "
                       f"[dim]{esc(r.slug)} → {esc(r.problem)}[/dim]")
+
+
+def rules_json(rules) -> str:
+    from .console import dumps_json
+
+    return dumps_json({"rules": [r.to_dict() for r in rules]}, ensure_ascii=False, indent=2) + "\n"

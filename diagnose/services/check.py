@@ -28,10 +28,12 @@ def select(only: Iterable[str] = (), skip: Iterable[str] = ()):
 
 
 def build_report(facts, *, only: Iterable[str] = (), skip: Iterable[str] = (), fail_on: str = "error",
-                 lang: str = "en", compat: Callable | None = None, origin: str = "", started: float | None = None):
-    """Run the rules over ``facts`` and return the CheckReport every renderer takes."""
+                 lang: str = "en", compat: Callable | None = None, fix_of: Callable | None = None,
+                 origin: str = "", started: float | None = None, rules=None):
+    """Run the rules (``rules``, or those ``only`` / ``skip`` select) over ``facts`` and return the
+    CheckReport every renderer takes. ``fix_of(problem id)`` gives the fix of a rule that has none of its own."""
     from ascend_doctor import __version__
-    from ascend_doctor.rules.catalog import load_groups
+    from ascend_doctor.rules.catalog import load_groups, with_problem_fixes
     from ascend_doctor.rules.engine import exit_code, run_rules
 
     from ..render.check_common import CheckReport
@@ -39,7 +41,8 @@ def build_report(facts, *, only: Iterable[str] = (), skip: Iterable[str] = (), f
     if fail_on not in FAIL_ON:
         raise UsageError(f"fail-on must be one of {', '.join(FAIL_ON)}")
     t0 = started if started is not None else time.perf_counter()
-    results = run_rules(select(only, skip), facts, compat)
+    rules = with_problem_fixes(select(only, skip) if rules is None else rules, fix_of)
+    results = run_rules(rules, facts, compat)
     return CheckReport(results=results, facts=facts, lang=lang, fail_on=fail_on,
                        origin=origin or getattr(facts, "origin", ""), version=__version__,
                        duration_ms=(time.perf_counter() - t0) * 1000, exit_code=exit_code(results, fail_on),
@@ -50,11 +53,11 @@ def check(machine: MachineSpec, *, only: Iterable[str] = (), skip: Iterable[str]
           lang: str = "en", kb_path: str | None = None, on_probe=None):
     """Probe ``machine`` and check it against the built-in rules. A bad rule selection is refused before
     the machine is probed."""
-    from .knowledge import compat_provider
+    from .knowledge import check_knowledge
 
-    only, skip = list(only), list(skip)
-    select(only, skip)
+    rules = select(only, skip)
     started = time.perf_counter()
     facts = machine.facts(on_probe=on_probe)
-    return build_report(facts, only=only, skip=skip, fail_on=fail_on, lang=lang, compat=compat_provider(kb_path),
-                        started=started)
+    compat, fix_of = check_knowledge(kb_path, lang=lang)
+    return build_report(facts, fail_on=fail_on, lang=lang, compat=compat, fix_of=fix_of, started=started,
+                        rules=rules)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 
-from .errors import InputError, UsageError
+from .errors import InputError, UsageError, message
 from .machine import MachineSpec
 
 #: A finding at or above this score is a likely cause (the CLI exits 1).
@@ -52,13 +52,13 @@ def diagnose(kb, paths=(), text: str | None = None, facts=None, lang: str = "en"
     if facts is not None:
         for f in facts:           # the machine's own facts win over what the text says
             merged.add(f)
-        failing = failing_checks(kb, facts)
+        failing = failing_checks(kb, facts, lang)
     # the rules run on what the report states too: "CANN 8.3 with driver 24.1" is a candidate by itself
-    in_text = failing_checks(kb, stated) if len(stated) else {}
+    in_text = failing_checks(kb, stated, lang) if len(stated) else {}
     return matcher.match(ev, merged, lang=lang, failing=failing, failing_in_text=in_text)
 
 
-def failing_checks(kb, facts) -> dict[str, tuple[str, str, str]]:
+def failing_checks(kb, facts, lang: str = "en") -> dict[str, tuple[str, str, str]]:
     """problem id -> (rule id, status, message) for each rule that fails or warns on the machine's own
     facts: the causes the environment check finds here are candidates of a diagnosis on the same machine."""
     from ascend_doctor.rules.catalog import load_rules
@@ -67,25 +67,26 @@ def failing_checks(kb, facts) -> dict[str, tuple[str, str, str]]:
     out: dict[str, tuple[str, str, str]] = {}
     for r in run_rules(load_rules(), facts, compat=kb.compat):
         if r.status in ("FAIL", "WARN") and r.problem and r.problem not in out:
-            out[r.problem] = (r.rule, r.status, r.text("message", "en"))
+            out[r.problem] = (r.rule, r.status, r.text("message", lang))
     return out
 
 
 def require_input(d) -> None:
     """An InputError when nothing at all could be read (every input empty or unreadable)."""
     if d.lines_read == 0:
-        why = "; ".join(f"{n.source}: {n.message}" for n in d.notes) or "the input is empty"
-        raise InputError(f"nothing to diagnose ({why})")
+        why = {lang: "; ".join(f"{n.source}: {n.text(lang)}" for n in d.notes)
+               or message("input_empty", lang) for lang in ("en", "zh")}
+        raise InputError(key="nothing_to_diagnose", why=why)
 
 
 def check_inputs(paths: list[str], text: str | None, stdin_is_terminal: bool) -> list[str]:
     """The paths to read (``-`` for standard input when nothing else is given and it is not a terminal)."""
     paths = list(paths)
     if text is not None and not text.strip():
-        raise InputError("--text is empty: nothing to diagnose")
+        raise InputError(key="text_empty")
     if not paths and text is None:
         if stdin_is_terminal:
-            raise UsageError("give a log file, a directory, '-' for stdin, or --text '...'")
+            raise UsageError(key="no_input")
         paths = ["-"]
     if paths.count("-") > 1:
         raise UsageError("'-' (stdin) may be given once")

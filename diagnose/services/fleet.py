@@ -273,7 +273,7 @@ def sim_nodes(name: str) -> tuple[list[FleetNode], Any]:
 def write_sim_fleet(name: str, directory: str, overwrite: bool = False) -> list[str]:
     """``snapshot --sim-fleet NAME -o DIR``: every node's file (a corrupt node's truncated file; a dropped
     node none), mode 0600."""
-    from ..files import write_error, write_file
+    from ..files import write_error_texts, write_file
     from ..simfleet import generate, load_fleet
     from ..snapshot import write_snapshot
     from ..system import ProfileError
@@ -297,7 +297,7 @@ def write_sim_fleet(name: str, directory: str, overwrite: bool = False) -> list[
             else:
                 continue
         except OSError as exc:
-            raise InputError(write_error(path, exc, "--force")) from exc
+            raise InputError(write_error_texts(path, exc, "--force")) from exc
         written.append(path)
     return written
 
@@ -342,13 +342,13 @@ def fleet_check(paths: Iterable[str] = (), *, sim: str | None = None, expect_nod
     from ascend_doctor import __version__
     from ascend_doctor.kb.language.conditions.fleet import FleetContext
     from ascend_doctor.rules import catalog, fleet_catalog
-    from ascend_doctor.rules.catalog import RuleError
+    from ascend_doctor.rules.catalog import RuleError, with_problem_fixes
     from ascend_doctor.rules.engine import LEVEL
     from ascend_doctor.rules.engine import FAIL_ON as LEVELS
     from ascend_doctor.rules.fleet_engine import DEFAULT_GROUP_BY, group_nodes, run_fleet_rules
 
     from .check import select
-    from .knowledge import compat_provider
+    from .knowledge import check_knowledge
 
     t0 = time.perf_counter()
     if fail_on not in FAIL_ON:
@@ -379,7 +379,8 @@ def fleet_check(paths: Iterable[str] = (), *, sim: str | None = None, expect_nod
         files = snapshot_files(paths)
         nodes = load_nodes(files)
         origin = ", ".join(paths)
-    compat = compat_provider(kb_path) if node_rules else None
+    compat, fix_of = check_knowledge(kb_path, lang=lang) if node_rules else (None, None)
+    node_rules = with_problem_fixes(node_rules, fix_of)
     memo: dict[str, list] = {}
 
     def cached(name: str) -> list:

@@ -43,9 +43,9 @@ class MachineSpec:
 
     def __post_init__(self) -> None:
         if self.sim and self.replay:
-            raise UsageError("give --sim or --replay, not both")
+            raise UsageError(key="sim_and_replay")
         if not (isinstance(self.timeout, (int, float)) and not math.isnan(self.timeout) and 0 < self.timeout <= 3600):
-            raise UsageError("--timeout must be between 0 and 3600 seconds")
+            raise UsageError(key="timeout_range")
 
     @property
     def label(self) -> str:
@@ -68,6 +68,8 @@ class MachineSpec:
             try:
                 system = SimulatedSystem(self.sim)
             except ProfileError as exc:
+                if exc.known:
+                    raise UsageError(key="unknown_profile", name=exc.name, known=exc.known) from exc
                 raise UsageError(str(exc)) from exc
             return system, self.python or system.profile.python.get("executable") or "python3"
         if self.replay:

@@ -67,15 +67,20 @@ class CommandResult:
 
 @dataclass(frozen=True)
 class StatInfo:
-    """Kind of a path: ``file``, ``dir``, ``char`` (device node), ``block``, ``fifo``, ``socket``, ``other``."""
+    """Kind of a path: ``file``, ``dir``, ``char`` (device node), ``block``, ``fifo``, ``socket``, ``other``,
+    and ``link`` (from ``lstat`` only: a symbolic link, not followed)."""
 
     kind: str
     size: int = 0
     mode: int = 0               # permission bits (0o755)
     executable: bool = False    # may the current user execute it
+    mtime: float = 0.0          # modification time (epoch seconds); filled by ``lstat`` only
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        if not d["mtime"]:
+            del d["mtime"]      # ``stat`` never fills it: snapshots hold no file times
+        return d
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,16 @@ class System:
         raise NotImplementedError
 
     def read_link(self, path: str) -> str:
+        raise NotImplementedError
+
+    def lstat(self, path: str) -> StatInfo:
+        """Like ``stat``, but a symbolic link is not followed (kind ``link``), and with ``mtime``."""
+        raise NotImplementedError
+
+    def read_tail(self, path: str, limit: int) -> bytes:
+        """The last ``limit`` bytes of a regular file (a log's newest lines). Never reads through a
+        symbolic link at ``path`` (OSError ELOOP) nor from a FIFO, socket or device (OSError), so a
+        planted link or pipe cannot make a collector read another file or block."""
         raise NotImplementedError
 
     def fs_size(self, path: str) -> int:

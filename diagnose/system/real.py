@@ -7,6 +7,7 @@ run. Nothing here writes to the machine.
 from __future__ import annotations
 
 import atexit
+import errno
 import grp
 import math
 import os
@@ -20,6 +21,8 @@ import time
 from .base import DEFAULT_TIMEOUT, CommandResult, Identity, StatInfo, System, Uname, decode
 
 _MAX_OUTPUT = 8 * 1024 * 1024
+#: after a command exits, how long its pipes may still deliver output before it is taken as complete
+_DRAIN_AFTER_EXIT = 0.5
 
 
 #: children still running, killed by terminate_children() when ascend-doctor itself is stopped
@@ -46,12 +49,21 @@ def _read_bounded(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes,
     sel = selectors.DefaultSelector()
     for pipe in kept:
         sel.register(pipe, selectors.EVENT_READ)
+    drained_by = None        # once the command itself has ended: how long its pipes may still deliver
     try:
         while sel.get_map():
-            left = deadline - time.monotonic()
+            now = time.monotonic()
+            left = deadline - now
             if left <= 0:
                 return bytes(kept[proc.stdout]), bytes(kept[proc.stderr]), True
-            for key, _ in sel.select(min(left, 1.0)):
+            if drained_by is None and proc.poll() is not None:
+                drained_by = now + _DRAIN_AFTER_EXIT
+            if drained_by is not None and now >= drained_by:
+                # the command ended but a process it left behind (a setsid'ed grandchild) still holds its
+                # pipes open: the command's answer is complete, do not wait for that process
+                break
+            wait = min(left, 1.0) if drained_by is None else max(0.0, min(left, drained_by - now))
+            for key, _ in sel.select(wait):
                 chunk = os.read(key.fd, 65536)
                 if not chunk:
                     sel.unregister(key.fileobj)
@@ -69,6 +81,13 @@ def _read_bounded(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes,
         sel.close()
         for pipe in kept:
             pipe.close()
+
+
+def _kind(mode: int) -> str:
+    return ("dir" if stat_mod.S_ISDIR(mode) else "file" if stat_mod.S_ISREG(mode) else
+            "link" if stat_mod.S_ISLNK(mode) else "char" if stat_mod.S_ISCHR(mode) else
+            "block" if stat_mod.S_ISBLK(mode) else "fifo" if stat_mod.S_ISFIFO(mode) else
+            "socket" if stat_mod.S_ISSOCK(mode) else "other")
 
 
 class RealSystem(System):
@@ -156,13 +175,38 @@ class RealSystem(System):
     def stat(self, path: str) -> StatInfo:
         def st():
             s = os.stat(path)
-            m = s.st_mode
-            kind = ("dir" if stat_mod.S_ISDIR(m) else "file" if stat_mod.S_ISREG(m) else
-                    "char" if stat_mod.S_ISCHR(m) else "block" if stat_mod.S_ISBLK(m) else
-                    "fifo" if stat_mod.S_ISFIFO(m) else "socket" if stat_mod.S_ISSOCK(m) else "other")
-            return StatInfo(kind=kind, size=s.st_size, mode=stat_mod.S_IMODE(m),
+            kind = _kind(s.st_mode)
+            return StatInfo(kind=kind, size=s.st_size, mode=stat_mod.S_IMODE(s.st_mode),
                             executable=kind == "file" and os.access(path, os.X_OK))
         return self._timed(st)
+
+    def lstat(self, path: str) -> StatInfo:
+        def st():
+            s = os.lstat(path)
+            return StatInfo(kind=_kind(s.st_mode), size=s.st_size, mode=stat_mod.S_IMODE(s.st_mode),
+                            mtime=s.st_mtime)
+        return self._timed(st)
+
+    def read_tail(self, path: str, limit: int) -> bytes:
+        def read():
+            # O_NOFOLLOW: a link at the path is refused (ELOOP); O_NONBLOCK: a FIFO cannot block the open
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+            try:
+                s = os.fstat(fd)
+                if not stat_mod.S_ISREG(s.st_mode):
+                    raise OSError(errno.EINVAL, f"not a regular file ({_kind(s.st_mode)})", path)
+                os.lseek(fd, max(0, s.st_size - limit), os.SEEK_SET)
+                chunks, left = [], limit
+                while left > 0:
+                    chunk = os.read(fd, min(left, 1 << 20))
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    left -= len(chunk)
+                return b"".join(chunks)
+            finally:
+                os.close(fd)
+        return self._timed(read)
 
     def read_link(self, path: str) -> str:
         return self._timed(os.readlink, path)

@@ -88,6 +88,12 @@ class RecordingSystem(System):
     def fs_size(self, path: str) -> int:
         return self._file_call("fs_size", path, lambda: self.inner.fs_size(path), int)
 
+    def lstat(self, path: str) -> StatInfo:
+        return self._file_call("lstat", path, lambda: self.inner.lstat(path), lambda s: s.to_dict())
+
+    def read_tail(self, path: str, limit: int) -> bytes:
+        return self._file_call("read_tail", path, lambda: self.inner.read_tail(path, limit), _encode_bytes)
+
     def user_exists(self, name: str) -> bool:
         value = self.inner.user_exists(name)
         self._record(call_key("user_exists", name), {"value": bool(value), "ms": self.inner.take_duration_ms()})
@@ -165,6 +171,13 @@ class ReplaySystem(System):
     def fs_size(self, path: str) -> int:
         return int(self._file("fs_size", path))
 
+    def lstat(self, path: str) -> StatInfo:
+        return StatInfo(**self._file("lstat", path))
+
+    def read_tail(self, path: str, limit: int) -> bytes:
+        data = _decode_bytes(self._file("read_tail", path))
+        return data[-limit:] if limit > 0 else b""
+
     def user_exists(self, name: str) -> bool:
         entry = self._get("user_exists", name)
         return bool(entry and entry.get("value"))
@@ -194,9 +207,15 @@ REMOVED = "<removed>"
 
 
 def scrub_text(text: str) -> str:
-    text = _SERIAL_LINE.sub(lambda m: m.group("key") + REMOVED, text)
-    text = _UUID.sub(REMOVED, text)
-    return _LONG_HEX.sub(REMOVED, text)
+    return scrub_text_count(text)[0]
+
+
+def scrub_text_count(text: str) -> tuple[str, int]:
+    """``scrub_text`` and how many values it removed (serial numbers, UUIDs, long hex ids)."""
+    text, a = _SERIAL_LINE.subn(lambda m: m.group("key") + REMOVED, text)
+    text, b = _UUID.subn(REMOVED, text)
+    text, c = _LONG_HEX.subn(REMOVED, text)
+    return text, a + b + c
 
 
 #: credentials inside a URL: scheme://user:password@host
@@ -259,9 +278,26 @@ def scrub(calls: dict[str, dict[str, Any]], env_allowed: Callable[[str], bool],
         elif kind == "run":
             v = e["value"]
             v["stdout"], v["stderr"] = scrub_text(v.get("stdout", "")), scrub_text(v.get("stderr", ""))
-        elif kind == "read_file" and "value" in e and "text" in e["value"]:
+        elif kind in ("read_file", "read_tail") and "value" in e and "text" in e["value"]:
             e["value"]["text"] = scrub_text(e["value"]["text"])
         elif kind == "read_link" and "value" in e:
             e["value"] = scrub_text(str(e["value"]))
         out[key] = e
     return out
+
+
+def map_texts(calls: dict[str, dict[str, Any]], fn: Callable[[str], str]) -> dict[str, dict[str, Any]]:
+    """A copy of a recording with ``fn`` applied to every text a command printed or a file held (a further
+    redaction on top of ``scrub``, such as the support bundle's)."""
+    out: dict[str, dict[str, Any]] = {}
+    for key, entry in calls.items():
+        kind = json.loads(key)[0]
+        e = json.loads(json.dumps(entry))
+        if kind == "run" and isinstance(e.get("value"), dict):
+            v = e["value"]
+            v["stdout"], v["stderr"] = fn(v.get("stdout", "")), fn(v.get("stderr", ""))
+        elif kind in ("read_file", "read_tail") and isinstance(e.get("value"), dict) and "text" in e["value"]:
+            e["value"]["text"] = fn(e["value"]["text"])
+        out[key] = e
+    return out
+

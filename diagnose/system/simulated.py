@@ -11,7 +11,12 @@ A profile is data only:
     fds: processes and the files they hold open) and ``[commands."<command>"]`` (stdout/stderr
     file under ``commands/``, exit_code, hang; a child's file of the same name replaces the
     parent's). A command key is the program's base name followed
-    by its arguments (``npu-smi info -t board -i 0``); ``*`` matches anything.
+    by its arguments (``npu-smi info -t board -i 0``); ``*`` matches anything, and of several
+    patterns that match, the longest wins (``npu-smi info -t board -i * -c *`` before
+    ``npu-smi info -t board -i *``). ``fill = true`` replaces ``{-i}`` and ``{-c}`` in the output by
+    the values the command was given for ``-i`` and ``-c`` (one recorded output stands for every
+    device: ``NPU ID : {-i}``). ``[file_times]`` gives fake-root files a modification time
+    (path = a TOML date-time), which ``lstat`` reports (0 for files not listed).
 ``root/``
     files of the fake root file system (``root/etc/os-release`` is ``/etc/os-release``).
 ``commands/``
@@ -35,7 +40,11 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
 
 class ProfileError(Exception):
-    """A profile is unknown or its data is broken."""
+    """A profile is unknown or its data is broken (``known``: the profiles there are, when it is unknown)."""
+
+    def __init__(self, message: str, name: str = "", known: str = ""):
+        super().__init__(message)
+        self.name, self.known = name, known
 
 
 @dataclass
@@ -52,6 +61,7 @@ class Profile:
     procs: list[dict[str, Any]] = field(default_factory=list)
     commands: dict[str, dict[str, Any]] = field(default_factory=dict)   # key -> spec (+ "_dir")
     removed: set[str] = field(default_factory=set)
+    file_times: dict[str, float] = field(default_factory=dict)   # fake-root path -> epoch seconds
 
 
 def list_profiles(base: Path = PROFILES_DIR) -> list[str]:
@@ -76,7 +86,7 @@ def load_profile(name: str, base: Path = PROFILES_DIR, _seen: tuple[str, ...] = 
     folder = base / name
     if not (folder / "profile.toml").is_file():
         known = ", ".join(list_profiles(base))
-        raise ProfileError(f"unknown profile {name!r} (known: {known})")
+        raise ProfileError(f"unknown profile {name!r} (known: {known})", name, known)
     if name in _seen:
         raise ProfileError(f"profile {name!r} extends itself")
     data = _read_toml(folder / "profile.toml")
@@ -103,11 +113,23 @@ def load_profile(name: str, base: Path = PROFILES_DIR, _seen: tuple[str, ...] = 
     prof.dev = [d for d in prof.dev if "/dev/" + d not in removed]
     if "proc" in data:
         prof.procs = [dict(p) for p in data["proc"]]
+    for path, when in data.get("file_times", {}).items():
+        prof.file_times[str(path)] = _epoch(when, name, path)
     for key, spec in data.get("commands", {}).items():
         prof.commands[str(key)] = {**spec, "_dir": folder}
     for key in data.get("commands_unset", []):
         prof.commands.pop(str(key), None)
     return prof
+
+
+def _epoch(when: Any, profile: str, path: str) -> float:
+    import datetime as dt
+
+    if isinstance(when, dt.datetime):
+        return (when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)).timestamp()
+    if isinstance(when, (int, float)) and not isinstance(when, bool):
+        return float(when)
+    raise ProfileError(f"profile {profile!r}: file_times[{path!r}] must be a date-time, not {when!r}")
 
 
 def command_key(argv: tuple[str, ...] | list[str]) -> str:
@@ -216,6 +238,25 @@ class SimulatedSystem(System):
         executable = "/bin/" in p or "/sbin/" in p or p.endswith("/npu-smi")
         return StatInfo(kind="file", size=size, mode=0o755 if executable else 0o644, executable=executable)
 
+    def lstat(self, path: str) -> StatInfo:
+        self._note(0.02)
+        p = self._norm(path)
+        host = self._host_path(p)
+        if host is not None and host.is_symlink():
+            return StatInfo(kind="link", size=len(str(host.readlink())), mode=0o777,
+                            mtime=self.profile.file_times.get(p, 0.0))
+        st = self.stat(path)
+        return StatInfo(kind=st.kind, size=st.size, mode=st.mode, mtime=self.profile.file_times.get(p, 0.0))
+
+    def read_tail(self, path: str, limit: int) -> bytes:
+        self._note(0.05)
+        p = self._norm(path)
+        host = self._host_path(p)
+        if host is not None and host.is_symlink():
+            raise OSError(40, "Too many levels of symbolic links", path)
+        data = self.read_file(path, limit=1 << 62)
+        return data[-limit:] if limit > 0 else b""
+
     def read_link(self, path: str) -> str:
         self._note(0.02)
         p = self._norm(path)
@@ -239,10 +280,10 @@ class SimulatedSystem(System):
         cmds = self.profile.commands
         if key in cmds:
             return cmds[key]
-        for pattern, spec in cmds.items():
-            if any(ch in pattern for ch in "*?[") and fnmatch.fnmatchcase(key, pattern):
-                return spec
-        return None
+        matching = [pattern for pattern in cmds
+                    if any(ch in pattern for ch in "*?[") and fnmatch.fnmatchcase(key, pattern)]
+        # the most specific pattern wins: a child's '-i * -c *' before its parent's '-i *'
+        return cmds[max(matching, key=len)] if matching else None
 
     def run(self, argv, timeout: float = DEFAULT_TIMEOUT) -> CommandResult:
         argv = tuple(str(a) for a in argv)
@@ -291,6 +332,8 @@ class SimulatedSystem(System):
 
         out, bad_o = load(spec.get("stdout"))
         err, bad_e = load(spec.get("stderr"))
+        if spec.get("fill"):
+            out, err = _fill(out, argv), _fill(err, argv)
         ms = float(spec.get("duration_ms", 40.0))
         self._note(ms)
         return CommandResult(argv=argv, exit_code=int(spec.get("exit_code", 0)), stdout=out, stderr=err,
@@ -309,3 +352,11 @@ class SimulatedSystem(System):
         s = self.profile.system
         return Uname(sysname="Linux", nodename=str(s.get("hostname", "localhost")),
                      release=str(s.get("kernel_release", "")), machine=str(s.get("arch", "aarch64")))
+
+
+def _fill(text: str, argv: tuple[str, ...]) -> str:
+    """``{-i}`` / ``{-c}`` in a recorded output -> the command's ``-i`` / ``-c`` values (``-c`` absent: 0)."""
+    for opt, default in (("-i", ""), ("-c", "0")):
+        value = argv[argv.index(opt) + 1] if opt in argv[:-1] else default
+        text = text.replace("{" + opt + "}", value)
+    return text

@@ -1,9 +1,10 @@
 """The ascend-doctor TUI: Check, Ask, Knowledge and Environment screens in one app (and Fleet when a fleet
 of snapshots is given).
 
-Keyboard first (F1-F4 or the command palette switch screens; the footer shows the bindings),
+Keyboard first (F1-F4 or the command palette switch screens; the footer shows the bindings; q quits),
 mouse works. Works the same on a live machine, a simulated profile (--sim) or a snapshot (--replay);
-the title bar says which machine is being looked at.
+the title bar says which machine is being looked at. Every word of its own is in English and Chinese
+(words.py).
 """
 from __future__ import annotations
 
@@ -15,21 +16,21 @@ from textual.binding import Binding
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from .knowledge_pane import KnowledgePane
+from .words import localize_bindings, machine_label, w
 
-#: actions of the screens that the command palette offers too: (title, help, screen, action)
+#: actions of the screens that the command palette offers too: (words key, screen, action)
 PANE_COMMANDS = (
-    ("Check: copy the fix command", "Copy the selected result's first fix command (c)", "check", "copy_fix"),
-    ("Check: open the problem in Knowledge", "The known problem behind the selected result (o)", "check", "open_problem"),
-    ("Check: problems only / all results", "Show only WARN, FAIL and ERROR, or everything (p)", "check", "toggle_problems"),
-    ("Ask: diagnose", "Diagnose the text or the file/folder path on the Ask screen (ctrl+r)", "ask", "diagnose"),
-    ("Ask: this machine's facts on/off", "Let the machine's facts confirm or rule out causes (ctrl+e)", "ask", "toggle_facts"),
-    ("Ask: open the cause in Knowledge", "The known problem of the selected cause (ctrl+o)", "ask", "open_problem"),
-    ("Environment: filter the facts", "Move to the filter box (ctrl+f)", "environment", "focus_filter"),
+    ("cmd.copy_fix", "check", "copy_fix"),
+    ("cmd.open_check", "check", "open_problem"),
+    ("cmd.problems", "check", "toggle_problems"),
+    ("cmd.diagnose", "ask", "diagnose"),
+    ("cmd.facts", "ask", "toggle_facts"),
+    ("cmd.open_ask", "ask", "open_problem"),
+    ("cmd.view", "environment", "toggle_view"),
+    ("cmd.filter", "environment", "focus_filter"),
 )
 
 SCREENS = ("check", "ask", "knowledge", "environment")
-TAB_LABELS = {"check": "F1 Check", "ask": "F2 Ask", "knowledge": "F3 Knowledge", "environment": "F4 Environment",
-              "fleet": "F6 Fleet"}
 
 
 class AscendDoctorApp(App):
@@ -39,18 +40,24 @@ class AscendDoctorApp(App):
     """
     BINDINGS = [
         # the tab labels carry F1-F4, so the footer keeps its room for the keys of the focused screen
-        Binding("f1", "show('check')", "Check", show=False),
-        Binding("f2", "show('ask')", "Ask", show=False),
-        Binding("f3", "show('knowledge')", "Knowledge", show=False),
-        Binding("f4", "show('environment')", "Environment", show=False),
+        Binding("f1", "show('check')", show=False),
+        Binding("f2", "show('ask')", show=False),
+        Binding("f3", "show('knowledge')", show=False),
+        Binding("f4", "show('environment')", show=False),
+        Binding("f6", "show('fleet')", show=False),
+        # q quits wherever it is not typed into a text field (those keep the letter); ctrl+q everywhere
+        Binding("q", "quit", "Quit"),
         Binding("f5", "toggle_dark", "Theme"),
-        Binding("f6", "show('fleet')", "Fleet", show=False),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True),
     ]
 
     def __init__(self, kb, machine, lang: str = "en", start: str = "check", export_dir: str | None = None,
                  fleet=None):
         super().__init__()
+        from .text import enable_cjk_wrap
+
+        enable_cjk_wrap()               # Chinese wraps between characters, not only at spaces
         self.kb = kb
         self.machine = machine          # tui.machine.Machine: facts + label
         self.lang = lang
@@ -58,14 +65,15 @@ class AscendDoctorApp(App):
         self.screens = SCREENS + (("fleet",) if fleet is not None else ())
         self.start = start if start in self.screens else "check"
         self.export_dir = export_dir or os.getcwd()
-        self.sub_title = machine.label
+        self.sub_title = machine_label(machine.spec, lang)
+        localize_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         # only the first screen is built at start-up (fast first paint); the others on first visit
         yield Header()
         with TabbedContent(initial=self.start, id="tabs"):
             for name in self.screens:
-                with TabPane(TAB_LABELS[name], id=name):
+                with TabPane(w(f"tab.{name}", self.lang), id=name):
                     if name == self.start:
                         yield self._new_pane(name)
         yield Footer()
@@ -120,8 +128,7 @@ class AscendDoctorApp(App):
 
     def action_show(self, screen: str) -> None:
         if screen not in self.screens:
-            self.notify("no fleet given: start with 'ascend-doctor tui --fleet DIR' or '--fleet-sim NAME'",
-                        severity="information")
+            self.notify(w("no_fleet", self.lang), severity="information", markup=False)
             return
         tabs = self.query_one("#tabs", TabbedContent)
         if tabs.active != screen:
@@ -136,17 +143,32 @@ class AscendDoctorApp(App):
         self.action_show("knowledge")
         self.pane("knowledge").open_problem(problem_id)
 
+    def action_help_quit(self) -> None:
+        """ctrl+c: say how to quit (in the user's language)."""
+        self.notify(w("quit_hint", self.lang), markup=False)
+
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=w("palette.placeholder", self.lang)))
+
     def get_system_commands(self, screen):
-        yield from super().get_system_commands(screen)
+        """The command palette: every screen, its actions and the app's own, in the user's language (in place
+        of textual's English ones)."""
         from textual.app import SystemCommand
 
+        L = self.lang
         for name in self.screens:
-            yield SystemCommand(f"Show {name.title()}", f"Switch to the {name} screen", lambda n=name: self.action_show(n))
-        yield SystemCommand("Run the check again", "Collect the facts and run every rule", self._rerun_check)
-        yield SystemCommand("Export snapshot", "Write a private snapshot of this machine", self._export)
-        for title, help_text, screen_name, action in PANE_COMMANDS:
-            yield SystemCommand(title, help_text, lambda s=screen_name, a=action: self._pane_action(s, a))
-        yield SystemCommand("Light / dark theme", "Switch between the light and the dark theme", self.action_toggle_dark)
+            word = w(f"screen.{name}", L)
+            yield SystemCommand(w("cmd.show", L, screen=word), w("cmd.show.help", L, screen=word),
+                                lambda n=name: self.action_show(n))
+        yield SystemCommand(w("cmd.rerun", L), w("cmd.rerun.help", L), self._rerun_check)
+        yield SystemCommand(w("cmd.export", L), w("cmd.export.help", L), self._export)
+        for key, screen_name, action in PANE_COMMANDS:
+            yield SystemCommand(w(key, L), w(f"{key}.help", L), lambda s=screen_name, a=action: self._pane_action(s, a))
+        yield SystemCommand(w("cmd.theme", L), w("cmd.theme.help", L), self.action_toggle_dark)
+        yield SystemCommand(w("cmd.quit", L), w("cmd.quit.help", L), self.exit)
 
     def _pane_action(self, screen_name: str, action: str) -> None:
         """Run a screen's own action from the command palette (the same as its key)."""
@@ -154,7 +176,7 @@ class AscendDoctorApp(App):
             self.action_show(screen_name)       # (showing it again would queue a focus that pulls back)
         pane = self.pane(screen_name)
         if not pane.is_mounted:
-            self.notify("that screen is still opening; try again", severity="warning")
+            self.notify(w("still_opening", self.lang), severity="warning", markup=False)
             return
         getattr(pane, f"action_{action}")()
 

@@ -41,8 +41,9 @@ class CheckRow:
 
 def run_check(kb, facts) -> list[CheckRow]:
     from ..services.check import build_report
+    from ..services.knowledge import first_fix
 
-    report = build_report(facts, compat=kb.compat)
+    report = build_report(facts, compat=kb.compat, fix_of=lambda pid: first_fix(kb, pid))
     groups = {g.id: g.title for g in report.groups}
     order = {g.id: g.order for g in report.groups}
     commands = {g.id: g.fix_all_command for g in report.groups}
@@ -77,24 +78,28 @@ class FindingRow:
 
 
 def diagnose(kb, text: str, path: str, facts, lang: str) -> tuple[list[FindingRow], str]:
+    """Diagnose either the text or the file / folder at ``path`` (the one given; the Ask screen passes only
+    the one the user chose) -> (findings, a one-line note in ``lang``)."""
     import os
 
     from ..services.diagnosis import diagnose as run
+    from .words import w
 
     paths = []
     if path:
         p = os.path.expanduser(path)
         if not os.path.exists(p):
-            raise InputProblem(f"no such file or folder: {path}")
+            raise InputProblem(w("ask.no_file", lang, path=path))
         paths.append(p)
     result = run(kb, paths=paths, text=text if text.strip() else None, facts=facts, lang=lang)
     rows = [FindingRow(f.id, f.problem.title, f.score, [Evidence(s.source, s.line, s.text) for s in f.support],
                        [str(n) for n in f.confirmed_by], [str(n) for n in f.ruled_out_by])
             for f in result.findings]
     codes = ", ".join(c.code for c in result.codes[:6])
-    if rows:
-        note = f"{len(rows)} possible cause(s)" + (f"; codes found: {codes}" if codes else "")
-    else:
-        note = "no known cause matched" + (f"; codes found: {codes}" if codes else "") + \
-               (f"; try Knowledge: {result.suggestion}" if result.suggestion else "")
-    return rows, note
+    what = w("ask.what.path", lang, path=path) if path else w("ask.what.text", lang)
+    parts = [w("ask.found" if rows else "ask.none", lang, n=len(rows), what=what)]
+    if codes:
+        parts.append(w("ask.codes", lang, codes=codes))
+    if not rows and result.suggestion:
+        parts.append(w("ask.try", lang, query=result.suggestion))
+    return rows, ("；" if lang == "zh" else "; ").join(parts)

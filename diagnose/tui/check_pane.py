@@ -7,12 +7,16 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from rich.text import Text
 from textual.widgets import DataTable, Label
 
 from .text import markdown_view, md_code, md_escape, safe
+from .words import localize_bindings, machine_label, w
 
 from ..render.check_common import GLYPH as GLYPHS, STYLE as STYLES   # the same glyphs as the CLI
 ORDER = {"FAIL": 0, "ERROR": 1, "WARN": 2, "PASS": 3, "SKIP": 4}
+#: the order of the counts in the status line: what needs a look first, so a narrow screen cuts the least
+SUMMARY_ORDER = ("FAIL", "ERROR", "WARN", "PASS", "SKIP")
 #: commands that only look (the diagnostic first steps of many fixes), never what "copy fix" copies
 LOOK_ONLY = re.compile(r"^(?:sudo\s+)?(?:ls|cat|grep|head|tail|echo|env|which|command -v|uname|dmesg|id|stat|"
                        r"npu-smi info|pip (?:list|show)|python3? -c|docker (?:ps|inspect)|kubectl (?:get|describe))\b")
@@ -24,7 +28,10 @@ class ResultsTable(DataTable):
     theme switch, the detail pane re-flowing), where a plain DataTable keeps its old scroll offset."""
 
     def on_resize(self, event) -> None:
-        if self.row_count:
+        pane = self.parent.parent if self.parent is not None else None
+        if isinstance(pane, CheckPane) and pane.widths_changed(event.size.width):
+            pane.refill()                  # the title column follows the table's width, rows re-wrap
+        elif self.row_count:
             self.call_after_refresh(self.move_cursor, row=self.cursor_row)
 
 
@@ -37,7 +44,7 @@ class CheckPane(Vertical):
     """
     BINDINGS = [
         Binding("c", "copy_fix", "Copy fix"),
-        Binding("o", "open_problem", "Open in Knowledge"),
+        Binding("o", "open_problem", "Open"),
         Binding("p", "toggle_problems", "Problems only"),
         Binding("r", "rerun", "Re-run"),
     ]
@@ -52,6 +59,9 @@ class CheckPane(Vertical):
         self.only_problems = False
         self.done = False                  # True once the results of the current run are on screen
         self._detail_of = None             # rule shown in the detail pane (Markdown updates are not free)
+        self._filled_width = 0             # the table width the rows were laid out for
+        self.label = machine_label(machine.spec, lang)
+        localize_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         yield Label("", id="ck-status")
@@ -72,7 +82,7 @@ class CheckPane(Vertical):
         self.results.clear()
         self.rows = []
         self._set_detail(None, "")
-        self.query_one("#ck-status", Label).update(safe(f"collecting facts from {self.machine.label} …"))
+        self.query_one("#ck-status", Label).update(safe(w("check.collecting", self.lang, machine=self.label)))
         self._worker(refresh)
 
     @work(exclusive=True, thread=True, group="check")
@@ -91,22 +101,40 @@ class CheckPane(Vertical):
         self.app.call_from_thread(self._show, results)
 
     def _progress(self, done: int, total: int, name: str) -> None:
-        self.query_one("#ck-status", Label).update(safe(f"probing {self.machine.label}: {done}/{total} {name}"))
+        self.query_one("#ck-status", Label).update(
+            safe(w("check.probing", self.lang, machine=self.label, done=done, total=total, name=name)))
 
     def _failed(self, exc: Exception) -> None:
-        self.query_one("#ck-status", Label).update(safe(f"the check could not run: {exc}"))
+        self.query_one("#ck-status", Label).update(safe(w("check.failed", self.lang, error=exc)))
         self.done = True
 
     def _show(self, results) -> None:
         self.rows = sorted(results, key=lambda r: (r.order, ORDER.get(r.status, 9), r.rule_id))
         self.results = {r.rule_id: r for r in self.rows}
-        counts = {s: sum(1 for r in results if r.status == s) for s in GLYPHS}
-        summary = "  ".join(f"{GLYPHS[s]} {n} {s}" for s, n in counts.items() if n)
-        self.query_one("#ck-status", Label).update(safe(f"{self.machine.label}: {summary or 'no rule ran'}"))
+        self.query_one("#ck-status", Label).update(self.summary(results))
         self._fill()
         self.done = True
 
-    def _fill(self) -> None:
+    def summary(self, results) -> Text:
+        """``✗ 3 FAIL  ? 5 ERROR  ✓ 19 PASS …``: worst first, each count in its colour (the machine is in the
+        title bar, so the counts keep the whole line even at 80 columns)."""
+        counts = {s: sum(1 for r in results if r.status == s) for s in SUMMARY_ORDER}
+        line = Text()
+        for s, n in counts.items():
+            if n:
+                line.append(f"{GLYPHS[s]} {n} {w('status.' + s, self.lang)}", style=STYLES.get(s, ""))
+                line.append("  ")
+        return line if line.plain else safe(w("check.no_rule", self.lang))
+
+    def widths_changed(self, width: int) -> bool:
+        return bool(self.rows) and width != self._filled_width
+
+    def refill(self) -> None:
+        """Lay the rows out again for the table's new width, keeping the selected result."""
+        current = self.current()
+        self._fill(keep=current.rule_id if current is not None else None)
+
+    def _fill(self, keep: str | None = None) -> None:
         from rich.cells import cell_len
 
         table = self.query_one("#ck-table", DataTable)
@@ -114,29 +142,37 @@ class CheckPane(Vertical):
         # columns as wide as their widest cell, set here rather than measured by the table when it is
         # next idle (a screen drawn before that showed every column at its header's width)
         table.clear(columns=True)
+        self._filled_width = table.size.width
         group_w = max([5] + [cell_len(r.group_title(self.lang)) for r in shown])
         check_w = max([5] + [cell_len(r.title(self.lang)) for r in shown])
         if table.size.width:
             # never wider than the table (1 + 2 padding per column, 2 for the scrollbar): a sideways
-            # scrollbar would take a row and make the table re-scroll its selection back and forth
-            check_w = max(10, min(check_w, table.size.width - group_w - 1 - 3 * 2 - 2))
+            # scrollbar would take a row and make the table re-scroll its selection back and forth; the
+            # group gets at most a third, and a title that does not fit wraps onto a second line (never cut:
+            # two cut titles can read the same)
+            room = table.size.width - 1 - 3 * 2 - 2
+            group_w = max(5, min(group_w, room // 3))
+            check_w = max(10, min(check_w, room - group_w))
         table.add_column(" ", width=1)
-        table.add_column("Group", width=group_w)
-        table.add_column("Check", width=check_w)
+        table.add_column(w("check.col.group", self.lang), width=group_w)
+        table.add_column(w("check.col.check", self.lang), width=check_w)
         last_group = None
         for r in shown:
             glyph = safe(GLYPHS.get(r.status, "?"))
             glyph.stylize(STYLES.get(r.status, ""))
-            group = safe(r.group_title(self.lang) if r.group != last_group else "")   # once, as the CLI prints it
+            group = r.group_title(self.lang) if r.group != last_group else ""   # once, as the CLI prints it
             last_group = r.group
-            table.add_row(glyph, group, safe(r.title(self.lang)), key=r.rule_id)
+            title = r.title(self.lang)
+            lines = max(_lines(title, check_w), _lines(group, group_w))
+            table.add_row(glyph, safe(group), safe(title), key=r.rule_id, height=lines)
         if not shown:
-            self._set_detail(None, "No problem found: every rule passed or did not apply. "
-                                   "Press **p** to show all results." if self.rows else "No rule ran.")
+            self._set_detail(None, w("check.all_pass", self.lang) if self.rows else w("check.none_ran", self.lang))
             return
         # the worst result first: a FAIL before an ERROR before a WARN, wherever its group stands
         bad = [(ORDER.get(r.status, 9), i) for i, r in enumerate(shown) if r.status in PROBLEMS]
         first_bad = min(bad)[1] if bad else 0
+        if keep is not None:
+            first_bad = next((i for i, r in enumerate(shown) if r.rule_id == keep), first_bad)
         table.move_cursor(row=first_bad)
         # scroll again once the table has its final size, so the selected row is always in view
         self.call_after_refresh(table.move_cursor, row=first_bad)
@@ -170,21 +206,24 @@ class CheckPane(Vertical):
         from ..render.console import t
         from ..render.knowledge import fixes_markdown, label
 
-        out = [f"## {md_escape(r.title(self.lang))}", "", f"`{r.rule_id}` · **{r.status}** · {r.severity}", "",
-               md_escape(r.message(self.lang)), ""]
+        L = self.lang
+        colon, gap = ("：", "") if L == "zh" else (":", " ")
+        out = [f"## {md_escape(r.title(L))}", "",
+               f"`{r.rule_id}` · **{w('status.' + r.status, L)}** · {w('severity.' + r.severity, L)}", "",
+               md_escape(r.message(L)), ""]
         if r.evidence:
-            out += ["**Evidence:**", ""]
+            out += [f"**{w('check.evidence', L)}{colon}**", ""]
             out += [f"- {md_code(k)} = {md_code(v)}" if v else f"- {md_code(k)}" for k, v in r.evidence] + [""]
-        if r.fix(self.lang):
-            out += [f"**Fix:** {md_escape(r.fix(self.lang))}", ""]
+        if r.fix(L):
+            out += [f"**{w('check.fix', L)}{colon}**{gap}{md_escape(r.fix(L))}", ""]
         p = self.kb.problem(r.problem) if r.problem else None
         if p is not None:
             out += [f"### {md_escape(t(p.title, self.lang))}", "",
-                    f"**{label('root_cause', self.lang)}:** {t(p.root_cause, self.lang)}", ""]
+                    f"**{label('root_cause', self.lang)}{colon}**{gap}{t(p.root_cause, self.lang)}", ""]
             out += fixes_markdown(p.fixes, self.lang)
-            keys = "Enter / o: open in Knowledge"
+            keys = w("check.keys", L)
             if self.fix_command(r):
-                keys += " · c: copy the fix command"
+                keys += " · " + w("check.keys_copy", L)
             out += ["", f"*{keys}*"]
         return "\n".join(out)
 
@@ -209,21 +248,21 @@ class CheckPane(Vertical):
         r = self.current()
         cmd = self.fix_command(r)
         if not cmd:
-            why = ("this check passed or did not apply: nothing to fix" if r is not None and r.status in ("PASS", "SKIP")
-                   else "no fix command for this result (see the text on the right)")
-            self.app.notify(why, severity="information" if r is not None and r.status in ("PASS", "SKIP") else "warning")
+            passed = r is not None and r.status in ("PASS", "SKIP")
+            why = w("check.nothing_to_fix" if passed else "check.no_command", self.lang)
+            self.app.notify(why, severity="information" if passed else "warning", markup=False)
             return
         # OSC 52 reaches the clipboard only where the terminal allows it; the command is shown in full
         # either way, ready to select
         self.app.copy_to_clipboard(cmd)
-        self.app.notify(f"sent to the clipboard (if your terminal accepts it): {cmd}", markup=False, timeout=15)
+        self.app.notify(w("check.copied", self.lang, command=cmd), markup=False, timeout=15)
 
     def action_open_problem(self) -> None:
         r = self.current()
         if r is not None and r.problem:
             self.app.open_problem(r.problem)
         elif r is not None:
-            self.app.notify("this result has no problem in the knowledge base", severity="information")
+            self.app.notify(w("check.no_problem", self.lang), severity="information", markup=False)
 
     def action_toggle_problems(self) -> None:
         self.only_problems = not self.only_problems
@@ -231,3 +270,24 @@ class CheckPane(Vertical):
 
     def action_rerun(self) -> None:
         self.run_check(refresh=True)
+
+
+def _lines(text: str, width: int) -> int:
+    """Rows a cell of ``text`` needs at ``width`` (wrapped as the table wraps it; at most 3)."""
+    from rich.cells import cell_len
+
+    if not text or cell_len(text) <= width:
+        return 1
+    return min(3, len(Text(text).wrap(_console(), width)))
+
+
+def _console():
+    from rich.console import Console
+
+    global _CONSOLE
+    if _CONSOLE is None:
+        _CONSOLE = Console(width=200, file=None, color_system=None, legacy_windows=False)
+    return _CONSOLE
+
+
+_CONSOLE = None

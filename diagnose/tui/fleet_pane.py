@@ -11,12 +11,13 @@ from textual.widgets import DataTable, Label
 
 from ..render.check_common import GLYPH, STYLE
 from .text import markdown_view, md_code, md_escape, safe
+from .words import localize_bindings, w
 
 HEAT = {"PASS": "", "SKIP": "", "WARN": "black on yellow", "FAIL": "bold white on red", "ERROR": "black on magenta"}
 ORDER = {"FAIL": 0, "ERROR": 1, "WARN": 2, "PASS": 3, "SKIP": 4}
-#: column headers of the heatmap (the per-node rule groups, then the fleet rules' verdict on the node)
-SHORT = {"driver": "drv", "cann": "cann", "python": "py", "container": "ctnr", "devices": "dev", "network": "net",
-         "fleet": "fleet"}
+#: column headers of the heatmap (the per-node rule groups, then the fleet rules' verdict on the node):
+#: words ``fleet.short.<group>``
+SHORT = ("driver", "cann", "python", "container", "devices", "network", "fleet")
 
 
 class FleetSource:
@@ -25,7 +26,7 @@ class FleetSource:
 
     def __init__(self, paths=(), sim: str | None = None, kb_path: str | None = None, lang: str = "en"):
         self.paths, self.sim, self.kb_path, self.lang = list(paths), sim, kb_path, lang
-        self.label = f"simulated fleet: {sim}" if sim else ", ".join(self.paths)
+        self.label = w("fleet.sim", lang, name=sim) if sim else ", ".join(self.paths)
         self._report = None
 
     def report(self):
@@ -46,7 +47,7 @@ class FleetPane(Vertical):
     FleetPane #fl-detail { width: 2fr; min-width: 28; height: 1fr; overflow-y: auto; padding: 0 1; }
     """
     BINDINGS = [
-        Binding("a", "toggle_all", "All nodes / findings only"),
+        Binding("a", "toggle_all", "All nodes / findings"),
         Binding("tab", "switch_table", "Grid / rules", show=True),
     ]
 
@@ -60,6 +61,7 @@ class FleetPane(Vertical):
         self.cols: list[str] = []
         self.cells: dict[str, list[str]] = {}
         self._detail_of = None
+        localize_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         yield Label("", id="fl-status")
@@ -70,7 +72,7 @@ class FleetPane(Vertical):
             yield markdown_view("fl-detail")
 
     def on_mount(self) -> None:
-        self.query_one("#fl-status", Label).update(safe(f"comparing {self.source.label} …"))
+        self.query_one("#fl-status", Label).update(safe(w("fleet.comparing", self.lang, fleet=self.source.label)))
         self._worker()
         self.app.pane_ready(self)
 
@@ -87,7 +89,7 @@ class FleetPane(Vertical):
         self.app.call_from_thread(self._show, report)
 
     def _failed(self, exc: Exception) -> None:
-        self.query_one("#fl-status", Label).update(safe(f"the fleet check could not run: {exc}"))
+        self.query_one("#fl-status", Label).update(safe(w("fleet.failed", self.lang, error=exc)))
         self.done = True
 
     def _show(self, report) -> None:
@@ -97,30 +99,31 @@ class FleetPane(Vertical):
         self.cols, rows = node_cells(report)
         self.cells = dict(rows)
         s = report.summary()
-        self.query_one("#fl-status", Label).update(safe(
-            f"{self.source.label}: {s['nodes']['received']} nodes · {verdict(report)[1]}"))
+        self.query_one("#fl-status", Label).update(safe(w(
+            "fleet.summary", self.lang, fleet=self.source.label, n=s["nodes"]["received"], verdict=verdict(report)[1])))
         self._fill_grid()
         self._fill_rules()
         self.done = True
 
     def _fill_grid(self) -> None:
+        from rich.cells import cell_len
         from rich.text import Text
 
         table = self.query_one("#fl-grid", DataTable)
         table.clear(columns=True)
         shown = [n for n, cells in self.cells.items() if self.show_all or any(c != "PASS" for c in cells)]
         width = max([4] + [len(n) for n in shown])
-        table.add_column("node", width=min(width, 24), key="node")
+        table.add_column(w("fleet.col.node", self.lang), width=min(width, 24), key="node")
         for c in self.cols:
-            head = SHORT.get(c, c[:5])
-            table.add_column(head, width=max(len(head), 3), key=c)
+            head = w(f"fleet.short.{c}", self.lang) if c in SHORT else c[:5]
+            table.add_column(head, width=max(cell_len(head), 3), key=c)
         for name in shown:
             row = [safe(name)]
             for c in self.cells[name]:
                 row.append(Text(f" {GLYPH[c] if c not in ('PASS', 'SKIP') else '·'} ".ljust(3), style=HEAT[c] or "dim"))
             table.add_row(*row, key=name)
         if not shown:
-            self._set_detail("grid", "Every node agrees and nothing failed. Press **a** to show every node.")
+            self._set_detail("grid", w("fleet.all_agree", self.lang))
             return
         table.move_cursor(row=0, column=self._first_bad_column(shown[0]))
 
@@ -136,8 +139,8 @@ class FleetPane(Vertical):
         table.clear(columns=True)
         room = max(20, (table.size.width or 60) - 1 - 12 - 3 * 2 - 2)
         table.add_column(" ", width=1)
-        table.add_column("Fleet rule", width=12)
-        table.add_column("Check · outliers", width=room)
+        table.add_column(w("fleet.col.rule", self.lang), width=12)
+        table.add_column(w("fleet.col.check", self.lang), width=room)
         for r in sorted(self.report.rules, key=lambda r: (ORDER[r.status], r.rule)):
             glyph = safe(GLYPH[r.status])
             glyph.stylize(STYLE[r.status])
@@ -181,47 +184,53 @@ class FleetPane(Vertical):
                              self.cell_markdown(key.row_key.value, key.column_key.value))
 
     def cell_markdown(self, node: str, col: str) -> str:
+        L = self.lang
         nodes = {n.name: n for n in self.report.nodes}
         n = nodes.get(node)
         out = [f"## {md_escape(node)}", ""]
         if n is None:
-            return "\n".join(out + ["Expected, but no snapshot was received."])
+            return "\n".join(out + [w("fleet.no_snapshot", L)])
         if not n.readable:
-            return "\n".join(out + [f"Unreadable: {md_escape(n.reason)}"])
+            return "\n".join(out + [w("fleet.unreadable", L, reason=md_escape(n.reason))])
         if col in ("node", "fleet"):
             said = [(r, o) for r in self.report.rules for s in r.scopes for v in s.verdicts for o in v.outliers
                     if o["node"] == node]
             lacking = [(r, m) for r in self.report.rules for s in r.scopes for m in s.missing if m["node"] == node]
-            out += ["**What the fleet rules say of this node**", ""]
+            out += [f"**{w('fleet.said', L)}**", ""]
             for r, o in said:
-                out.append(f"- **{r.status}** `{r.rule}` {md_escape(r.text('title', self.lang))}: {md_code(o['value'])}"
-                           + (f" ({md_escape(o['detail'])})" if o.get("detail") else ""))
+                out.append(f"- **{w('status.' + r.status, L)}** `{r.rule}` {md_escape(r.text('title', L))}: "
+                           f"{md_code(o['value'])}" + (f" ({md_escape(o['detail'])})" if o.get("detail") else ""))
             for r, m in lacking:
-                out.append(f"- **no data** `{r.rule}`: {md_escape(m['reason'])}")
+                out.append(f"- **{w('fleet.no_data', L)}** `{r.rule}`: {md_escape(m['reason'])}")
             if not said and not lacking:
-                out.append("Nothing: the node agrees with the others.")
+                out.append(w("fleet.agrees", L))
             labels = ", ".join(f"{k}={v}" for k, v in n.labels.items())
             if labels:
-                out += ["", f"Labels: {md_code(labels)}"]
+                out += ["", f"{w('fleet.labels', L)}: {md_code(labels)}"]
             return "\n".join(out)
         results = [r for r in n.results if r.group == col]
-        out += [f"**{md_escape(col)}** checks", ""]
+        out += [w("fleet.checks", L, group=f"**{md_escape(col)}**"), ""]
         for r in sorted(results, key=lambda r: (ORDER.get(r.status, 9), r.rule)):
-            out.append(f"- **{r.status}** `{r.rule}` {md_escape(r.text('title', self.lang))}")
+            out.append(f"- **{w('status.' + r.status, L)}** `{r.rule}` {md_escape(r.text('title', L))}")
             if r.status in ("FAIL", "WARN", "ERROR"):
-                out.append(f"  - {md_escape(r.text('message', self.lang))}")
-                if r.text("fix", self.lang):
-                    out.append(f"  - Fix: {md_escape(r.text('fix', self.lang))}")
+                out.append(f"  - {md_escape(r.text('message', L))}")
+                if r.text("fix", L):
+                    out.append(f"  - {w('fleet.fix', L)}: {md_escape(r.text('fix', L))}")
         return "\n".join(out)
 
     def rule_markdown(self, rule_id: str) -> str:
         from ascend_doctor.rules.nodeset import fold
 
+        from ..render.fleet_common import LABELS as FLEET_LABELS
+        from ..render.fleet_common import label as fleet_label
+
+        L = self.lang
         r = next(x for x in self.report.rules if x.rule == rule_id)
-        out = [f"## {md_escape(r.text('title', self.lang))}", "", f"`{r.rule}` · **{r.status}** · {r.severity}", "",
-               md_escape(r.text("message", self.lang)), ""]
-        if r.text("fix", self.lang):
-            out += [f"**Fix:** {md_escape(r.text('fix', self.lang))}", ""]
+        out = [f"## {md_escape(r.text('title', L))}", "",
+               f"`{r.rule}` · **{w('status.' + r.status, L)}** · {w('severity.' + r.severity, L)}", "",
+               md_escape(r.text("message", L)), ""]
+        if r.text("fix", L):
+            out += [f"**{w('fleet.fix', L)}:** {md_escape(r.text('fix', L))}", ""]
         for s in r.scopes:
             for v in s.verdicts:
                 if not (v.cohorts or v.outliers or v.missing):
@@ -229,19 +238,22 @@ class FleetPane(Vertical):
                 head = md_escape(v.subject) + (f" · {md_escape(s.label)}" if s.key else "")
                 out += [f"### {head}", ""]
                 if v.reference:
-                    out.append(f"Reference {md_code(str(v.reference['value']))} ({v.reference['from']}, "
-                               f"{v.reference['units']})")
+                    origin = v.reference["from"]
+                    origin = fleet_label(f"from.{origin}", L) if f"from.{origin}" in FLEET_LABELS["en"] else origin
+                    out.append(w("fleet.reference", L, value=md_code(str(v.reference["value"])), origin=origin,
+                                 units=v.reference["units"]))
                 elif v.split:
-                    out.append("No majority: a split, no one blamed.")
+                    out.append(w("fleet.split", L))
                 for c in v.cohorts[:12]:
-                    out.append(f"- {md_code(str(c['value']))} on {md_code(fold(c['nodes']))} ({c['units']})")
+                    out.append("- " + w("fleet.on", L, value=md_code(str(c["value"])), nodes=md_code(fold(c["nodes"])),
+                                        units=c["units"]))
                 if v.outliers and not v.cohorts:
                     out += [f"- {md_code(o['node'])}: {md_code(o['value'])}" for o in v.outliers[:12]]
                 if v.missing:
-                    out.append(f"- no data: {md_code(fold(m['node'] for m in v.missing))}")
+                    out.append(f"- {w('fleet.no_data', L)}: {md_code(fold(m['node'] for m in v.missing))}")
                 out.append("")
         if r.sources:
-            out += ["**Sources:**", ""] + [f"- {md_escape(u)}" for u in r.sources]
+            out += [f"**{w('fleet.sources', L)}:**", ""] + [f"- {md_escape(u)}" for u in r.sources]
         return "\n".join(out)
 
     # -- actions ---------------------------------------------------------------------------------------

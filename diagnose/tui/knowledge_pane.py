@@ -1,6 +1,7 @@
 """Knowledge screen: search-as-you-type over problems and error codes, filters, detail view.
 
-Uses the same ranking as ``ascend-doctor search``; typing an error code jumps straight to it.
+Uses the same ranking as ``ascend-doctor search``; typing an error code jumps straight to it. A problem
+opened from Check or Ask is shown alone (not a search for its id); Enter on a result moves into its text.
 """
 from __future__ import annotations
 
@@ -12,10 +13,7 @@ from textual.widgets.option_list import Option
 
 from ..render.console import t
 from .text import markdown_view, code_markdown, problem_detail_markdown, safe
-
-EMPTY = ("Type to search the problems and error codes (English or Chinese). "
-         "An error code such as `561000`, `EZ9999` or `-8020` jumps straight to its entry.\n\n"
-         "Tab moves to the results; Up/Down browse them.")
+from .words import w
 
 
 HARDWARE = ("a2", "a3", "310p", "310b", "910", "950")
@@ -27,9 +25,9 @@ class KnowledgePane(Vertical):
     DEFAULT_CSS = """
     KnowledgePane #kn-bar { height: 3; }
     KnowledgePane #kn-query { width: 1fr; }
-    KnowledgePane #kn-kind { width: 16; }
-    KnowledgePane #kn-family { width: 22; }
-    KnowledgePane #kn-hw { width: 14; }
+    KnowledgePane #kn-kind { width: 14; }
+    KnowledgePane #kn-family { width: 20; }
+    KnowledgePane #kn-hw { width: 16; }
     KnowledgePane #kn-status { height: 1; padding: 0 1; }
     KnowledgePane #kn-body { height: 1fr; }
     KnowledgePane #kn-results { width: 2fr; min-width: 24; height: 1fr; }
@@ -41,21 +39,23 @@ class KnowledgePane(Vertical):
         self.kb = kb
         self.lang = lang
         self.current = ""            # "kind|ref" of the entry in the detail view
-        self._want = ""              # entry to highlight when the next results arrive (open_problem)
         self.searching = False
         self._pending = ""           # problem asked for before the screen was mounted
         self._ready = False
+        self.opened = ""             # the problem shown alone (opened from Check or Ask), until the next search
+        self._asked = ("", "all", "", "")   # the search on show: (words, kind, family, hardware)
 
     def compose(self) -> ComposeResult:
+        L = self.lang
         with Horizontal(id="kn-bar"):
-            yield Input(placeholder="search: 权重加载 卡住, HCCL timeout, 561000 …", id="kn-query")
-            yield Select([("all", "all"), ("problems", "problem"), ("codes", "code")],
-                         value="all", allow_blank=False, id="kn-kind")
+            yield Input(placeholder=w("kn.placeholder", L), id="kn-query")
+            yield Select([(w("kn.kind.all", L), "all"), (w("kn.kind.problem", L), "problem"),
+                          (w("kn.kind.code", L), "code")], value="all", allow_blank=False, id="kn-kind")
             families = sorted({f["name"] for f in self.kb.families()})
-            yield Select([("any family", "")] + [(f, f) for f in families], value="", allow_blank=False,
+            yield Select([(w("kn.family.any", L), "")] + [(f, f) for f in families], value="", allow_blank=False,
                          id="kn-family")
-            yield Select([("any hw", "")] + [(f"hw {h}", h) for h in HARDWARE], value="", allow_blank=False,
-                         id="kn-hw")
+            yield Select([(w("kn.hw.any", L), "")] + [(w("kn.hw", L, hw=h), h) for h in HARDWARE], value="",
+                         allow_blank=False, id="kn-hw")
         yield Label("", id="kn-status")
         with Horizontal(id="kn-body"):
             yield OptionList(id="kn-results")
@@ -63,7 +63,7 @@ class KnowledgePane(Vertical):
 
     def on_mount(self) -> None:
         self._ready = True
-        self.query_one("#kn-detail").update(EMPTY)
+        self.query_one("#kn-detail").update(w("kn.empty", self.lang))
         if self._pending:
             self.open_problem(self._pending)
         self.app.pane_ready(self)
@@ -79,14 +79,27 @@ class KnowledgePane(Vertical):
     @on(Select.Changed, "#kn-family")
     @on(Select.Changed, "#kn-hw")
     def _changed(self) -> None:
+        asked = (self.query_one("#kn-query", Input).value, self.query_one("#kn-kind", Select).value,
+                 self.query_one("#kn-family", Select).value or "", self.query_one("#kn-hw", Select).value or "")
+        if asked == self._asked:
+            return                       # the widgets announcing their first value, or a box cleared by open_problem
+        self._asked = asked
+        self.opened = ""
         self.searching = True
-        self.run_search(self.query_one("#kn-query", Input).value)
+        self.run_search(asked[0])
 
     @on(Input.Submitted, "#kn-query")
     def _submitted(self) -> None:
         ol = self.query_one("#kn-results", OptionList)
         if ol.option_count:
             ol.focus()
+
+    @on(OptionList.OptionSelected, "#kn-results")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter on a result: read it (the detail pane takes the keys: Up/Down, PgUp/PgDn scroll it)."""
+        if event.option.id:
+            self.show_entry(event.option.id)
+            self.query_one("#kn-detail").focus()
 
     @work(exclusive=True, thread=True, group="kn-search")
     def run_search(self, query: str) -> None:
@@ -130,15 +143,12 @@ class KnowledgePane(Vertical):
         return hits
 
     def _show(self, query: str, hits, direct) -> None:
+        if self.opened:
+            return                            # a search that finished after a problem was opened
         ol = self.query_one("#kn-results", OptionList)
         ol.clear_options()
         seen = set()
         ids = []
-        want, self._want = self._want, ""
-        if want.startswith("problem|") and (p := self.kb.problem(want.split("|", 1)[1])) is not None:
-            seen.add(("problem", p.id))           # the problem opened from Check / Ask comes first
-            ids.append(want)
-            ol.add_option(Option(safe(f"● {t(p.title, self.lang)}"), id=want))
         for c in direct:                      # typing an error code jumps to it
             ref = f"{c.family}:{c.code}"
             seen.add(("code", ref))
@@ -148,7 +158,7 @@ class KnowledgePane(Vertical):
             if (h.kind, h.ref) in seen:
                 continue
             seen.add((h.kind, h.ref))
-            label = t(h.title, self.lang) if h.kind == "problem" else h.title.get("en", h.ref)
+            label = t(h.title, self.lang) or h.ref
             prefix = "●" if h.kind == "problem" else "#"
             ids.append(f"{h.kind}|{h.ref}")
             ol.add_option(Option(safe(f"{prefix} {label}"), id=ids[-1]))
@@ -156,15 +166,14 @@ class KnowledgePane(Vertical):
         if not query.strip():
             status.update("")
         else:
-            status.update(safe(f"{len(ids)} result(s)" + (" · direct code match first" if direct else "")))
-        if want and want in ids:
-            ol.highlighted = ids.index(want)
-        elif ids:
+            status.update(safe(w("kn.results", self.lang, n=len(ids)) + (w("kn.direct", self.lang) if direct else "")))
+        if ids:
             ol.highlighted = 0
         else:
             self.current = ""
             self.query_one("#kn-detail").update(
-                EMPTY if not query.strip() else f"Nothing found for {safe(query).plain!r}; try fewer or other words.")
+                w("kn.empty", self.lang) if not query.strip()
+                else w("kn.nothing", self.lang, query=repr(safe(query).plain)))
         self.searching = False
 
     @on(OptionList.OptionHighlighted, "#kn-results")
@@ -186,16 +195,25 @@ class KnowledgePane(Vertical):
             md.update("\n\n".join(code_markdown(c, self.lang, titles) for c in infos[:1]))
 
     def open_problem(self, problem_id: str) -> None:
-        """Show one problem (from Check or Ask); the search box holds its id, the results its neighbours."""
-        self.searching = True
+        """Show one problem (from Check or Ask), alone: the results list holds just it, the search box is
+        empty and ready for a search of the user's own."""
         if not self._ready:
             self._pending = problem_id
             return
         self._pending = ""
-        self._want = f"problem|{problem_id}"
-        self.show_entry(self._want)
+        p = self.kb.problem(problem_id)
+        if p is None:
+            return
+        self.opened = problem_id
+        self.searching = False
+        self.workers.cancel_group(self, "kn-search")
         box = self.query_one("#kn-query", Input)
-        if box.value == problem_id:
-            self.run_search(problem_id)          # no Changed event for the same text
-        else:
-            box.value = problem_id
+        box.value = ""
+        self._asked = ("", *self._asked[1:])
+        option = f"problem|{problem_id}"
+        ol = self.query_one("#kn-results", OptionList)
+        ol.clear_options()
+        ol.add_option(Option(safe(f"● {t(p.title, self.lang)}"), id=option))
+        self.query_one("#kn-status", Label).update(safe(w("kn.opened", self.lang, id=problem_id)))
+        self.show_entry(option)
+        ol.highlighted = 0

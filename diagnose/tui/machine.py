@@ -23,17 +23,19 @@ class Machine:
                 self._facts = self.spec.facts(on_probe=progress)
             return self._facts
 
-    def export_snapshot(self, directory: str | os.PathLike | None = None) -> Path:
-        """Write a private snapshot (env allowlist, no serials, no hostname, mode 0600) and return its path."""
-        from ..snapshot import write_snapshot
-
-        snap = self.spec.snapshot()
-        stem = Path(directory or os.getcwd()) / f"ascend-doctor-snapshot-{time.strftime('%Y%m%d-%H%M%S')}"
+    def suggested_snapshot(self, directory: str | os.PathLike) -> Path:
+        """A snapshot file name in ``directory`` that does not exist yet (what the save dialog offers)."""
+        stem = Path(directory) / f"ascend-doctor-snapshot-{time.strftime('%Y%m%d-%H%M%S')}"
         for n in range(1000):                 # two exports in one second never overwrite each other
             path = stem.with_name(stem.name + (f"-{n}" if n else "") + ".json")
-            try:
-                write_snapshot(snap, str(path), overwrite=False)
+            if not path.exists():
                 return path
-            except FileExistsError:
-                continue
         raise FileExistsError(17, "too many snapshots with this name", str(stem))
+
+    def export_snapshot(self, path: str | os.PathLike) -> Path:
+        """Write a private snapshot (env allowlist, no serials, no hostname, mode 0600) to ``path`` (never
+        over an existing file) and return it."""
+        from ..snapshot import write_snapshot
+
+        write_snapshot(self.spec.snapshot(), str(path), overwrite=False)
+        return Path(path)

@@ -8,6 +8,16 @@ from ..render.console import t, tl, visible
 from ..render.knowledge import label, problem_markdown
 
 
+def enable_cjk_wrap() -> None:
+    """Chinese wraps between characters in rich and in textual (see render/cjk.py)."""
+    import textual._wrap
+
+    from ..render import cjk
+
+    cjk.enable()
+    textual._wrap.re_chunk = cjk.TEXTUAL_CHUNK
+
+
 def safe(text: str) -> Text:
     """A plain rich Text: brackets in log lines and fact values are shown, never interpreted."""
     return Text(visible(text))

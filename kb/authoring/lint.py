@@ -10,6 +10,9 @@
    K104 error    a disruptive command (reboot, restart, uninstall, kill, reset, sysctl) is the first step
                  of a fix, or its step does not start with a warning in both languages
    K105 warning  a compatibility row cites a source that is not an official page of the vendor or project
+   K106 warning  a signature weighs more than SHARED_LINE_MAX although it also matches a line another
+                 problem's signature was copied from: the line does not tell the two apart, so neither
+                 should decide on it alone (lower the weight or make the regex specific)
 """
 from __future__ import annotations
 
@@ -27,6 +30,8 @@ from .schemas import knowledge_schemas
 #: a command that disrupts a running machine or service: never the first step, always with a warning
 DISRUPTIVE = re.compile(r"(?:^|;|&&|\|\|)\s*(?:sudo\s+)?reboot(?:\s|;|$)|systemctl restart|docker (?:stop|rm)\b|"
                         r"pip uninstall|-tls -s enable|\bkill -9\b|\bpkill\b|npu-smi set -t reset|\brmmod\b|sysctl -w")
+#: the most a signature may weigh when its line is also another problem's example line (K106)
+SHARED_LINE_MAX = 0.5
 INTERNAL = re.compile(r"\(seed\)|(?<![\w/])(?:reference|seeds|samples)/[\w.\-]+")
 #: hosts (and owners on code hosts) whose pages are official sources for a compatibility statement
 OFFICIAL = re.compile(r"^https?://(?:[\w.-]*\.)?(?:hiascend\.com|huawei\.com|huaweicloud\.com|mindspore\.cn|"
@@ -117,10 +122,31 @@ def quality_findings(kn) -> list[LintFinding]:
                         i == 0 or not st.en.startswith("Warning") or not st.zh.startswith("注意")):
                     add(p, "K104", "error", f"problem {p.id!r}: the disruptive step {st.command!r} must not be first "
                                             "and must start with 'Warning' / '注意'")
+    out += _shared_lines(kn)
     for row in kn.compat:
         if not OFFICIAL.match(row.source):
             out.append(LintFinding(row.file, row.line, "K105", "warning",
                                    f"{row.matrix} row cites {row.source}, not an official page of the vendor or project"))
+    return out
+
+
+def _shared_lines(kn) -> list[LintFinding]:
+    """K106: heavy signatures whose regex also matches another problem's example lines."""
+    examples = [(p.id, m) for p in kn.problems for s in p.signatures for m in s.match]
+    out = []
+    for p in kn.problems:
+        for s in p.signatures:
+            if s.weight <= SHARED_LINE_MAX:
+                continue
+            try:
+                rx = re.compile(s.regex)
+            except re.error:
+                continue                      # the loader reports it
+            others = sorted({pid for pid, m in examples if pid != p.id and s.literal in m and rx.search(m)})
+            if others:
+                out.append(LintFinding(getattr(s, "file", "") or p.file, getattr(s, "line", 0) or p.line, "K106",
+                                       "warning", f"problem {p.id!r}: signature {s.literal!r} weighs {s.weight} but "
+                                       f"also matches the example lines of {', '.join(others)}"))
     return out
 
 

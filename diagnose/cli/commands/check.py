@@ -33,31 +33,18 @@ def add_arguments(parser) -> None:
     add_kb(parser)
 
 
-def _spinner(lang: str):
-    """A spinner on stderr while probes run, only when stderr is a terminal."""
-    import contextlib
-    import sys
-
-    if not sys.stderr.isatty():
-        return contextlib.nullcontext()
-    from rich.console import Console
-
-    text = "正在检查本机…" if lang == "zh" else "Looking at the machine…"
-    return Console(stderr=True).status(text, spinner="dots")
-
-
 def run(args) -> int:
     from ...services.check import check, rule_words, select
     from ..machine import machine_spec
     from ..options import lang_of
-    from ..output import check_output_files, emit
+    from ..output import check_output_files, emit, spinner
 
     lang = lang_of(args)
     only, skip = rule_words(args.only), rule_words(args.skip)
     select(only, skip)                     # bad --only / --skip before anything else
     check_output_files((args.output, args.json, args.junit, args.markdown))
     machine = machine_spec(args)
-    with _spinner(lang):
+    with spinner("正在检查本机…" if lang == "zh" else "Looking at the machine…"):
         report = check(machine, only=only, skip=skip, fail_on=args.fail_on, lang=lang, kb_path=args.kb)
 
     emit("check", report, args.format, args.output,

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import re
 
-from ...render.console import dumps_json
-
 NAME = "compat"
 HELP = "which HDK, CANN, torch_npu, engine and hardware versions fit together"
 
@@ -45,12 +43,10 @@ _VERSION_ARG = re.compile(r"^[vV]?\d+(?:\.[0-9A-Za-z]+)*(?:\.[xX])?$")
 
 
 def run(args) -> int:
-    import sys
-
-    from ...render.registry import render
     from ...services.compat import exit_code, known_values, run_query
     from ...services.errors import NotFound, UsageError
     from ..options import open_kb
+    from ..output import emit
 
     q = {dest: getattr(args, dest) for _, dest, _ in QUERY_OPTIONS}
     for k, v in q.items():
@@ -62,11 +58,7 @@ def run(args) -> int:
     if args.list:
         with open_kb(args) as kb:
             known = known_values(kb.compat)
-        if args.format == "json":
-            print(dumps_json(known, indent=2))
-        else:
-            for key, values in known.items():
-                print(f"{key}: {', '.join(values)}")
+        emit("compat-versions", known, args.format)
         return 0
     if not any(q.values()):
         raise UsageError("compat needs --list or at least one of --cann, --hdk, --torch-npu, --vllm-ascend, --engine, "
@@ -75,12 +67,12 @@ def run(args) -> int:
         result = run_query(kb.compat, q)
     code = exit_code(result)
     if args.format == "json":
-        sys.stdout.write(render("compat", result, "json"))
+        emit("compat", result, "json")
         return code
     if not result["sections"]:
         asked = ", ".join(f"{k.replace('_', '-')} {v}" for k, v in result["query"].items())
         raise NotFound(f"no compatibility data for {asked} (known values: ascend-doctor compat --list)")
-    sys.stdout.write(render("compat", result, "text", color=sys.stdout.isatty()))
+    emit("compat", result, "text")
     if code:
         print("Not every pair asked about is documented as compatible: exit code 1.")
     return code

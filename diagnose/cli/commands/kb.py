@@ -1,10 +1,9 @@
 """``ascend-doctor kb ...``: validate, build and inspect the knowledge base."""
 from __future__ import annotations
 
-from ...render.console import dumps_json
 
 NAME = "kb"
-HELP = "knowledge base: validate, build, stats, add overlays, import FaultDiag, generate docs"
+HELP = "knowledge base: validate, build, stats, add overlays, export / import knowledge bundles, import FaultDiag, docs"
 
 
 def add_arguments(parser) -> None:
@@ -35,6 +34,14 @@ def add_arguments(parser) -> None:
     p = sub.add_parser("remove", help="remove a user overlay added with 'kb add'")
     p.add_argument("name", metavar="NAME.toml", help="file name of the overlay (see 'kb overlays')")
     p = sub.add_parser("overlays", help="list the user overlay files")
+    p = sub.add_parser("export", help="write the overlay files in effect (site and user), or those named, into a "
+                                      "knowledge bundle (.tar.gz) for 'kb import' on machines without a network")
+    p.add_argument("-o", "--output", metavar="FILE.tar.gz", required=True, help="bundle to write (kept unless --force)")
+    p.add_argument("names", nargs="*", metavar="NAME.toml", help="only these overlays (see 'kb overlays')")
+    p.add_argument("--force", action="store_true", help="replace an existing output file")
+    p = sub.add_parser("import", help="install the knowledge files of a knowledge bundle (.tar.gz from 'kb export') "
+                                      "into your overlays, offline: every file checked first, all or nothing")
+    p.add_argument("bundle", metavar="BUNDLE.tar.gz", help="knowledge bundle to import")
     p = sub.add_parser("import-faultdiag",
                        help="import MindCluster FaultDiag's kg-config.json (default: from the installed ascend_fd)")
     p.add_argument("path", nargs="?", default=None, metavar="PATH", help="kg-config.json to read")
@@ -48,9 +55,10 @@ def run(args) -> int:
         from ...services.errors import UsageError
 
         raise UsageError("kb needs an action: validate, lint, schema, build, stats, path, add, remove, overlays, "
-                         "import-faultdiag, docs (see 'ascend-doctor kb --help')")
+                         "export, import, import-faultdiag, docs (see 'ascend-doctor kb --help')")
     return {"validate": _validate, "lint": _lint, "schema": _schema, "build": _build, "stats": _stats, "path": _path, "add": _add, "remove": _remove,
-            "overlays": _overlays, "import-faultdiag": _import_faultdiag, "docs": _docs}[action](args)
+            "overlays": _overlays, "export": _export, "import": _import, "import-faultdiag": _import_faultdiag,
+            "docs": _docs}[action](args)
 
 
 def _validate(args) -> int:
@@ -87,8 +95,8 @@ def _lint(args) -> int:
     from ascend_doctor.kb.build import overlay_files
     from ascend_doctor.kb.paths import KNOWLEDGE_DIR
 
-    from ...render.console import visible
     from ...services.errors import InputError
+    from ..output import emit
 
     extra = [Path(p) for p in args.paths]
     for p in extra:
@@ -97,12 +105,9 @@ def _lint(args) -> int:
     found = [f for f in lint(KNOWLEDGE_DIR, overlay_files() + extra) if not args.code or f.code in args.code]
     errors = [f for f in found if f.severity == "error"]
     failed = bool(errors) or (args.strict and bool(found))
+    emit("kb-lint", {"findings": found}, args.format)
     if args.format == "json":
-        print(dumps_json({"findings": [f.__dict__ for f in found], "errors": len(errors),
-                          "warnings": len(found) - len(errors)}, ensure_ascii=False, indent=2))
         return 1 if failed else 0
-    for f in found:
-        sys.stdout.write(visible(str(f)) + "\n")
     sys.stderr.write(f"ascend-doctor: kb lint: {len(errors)} error(s), {len(found) - len(errors)} warning(s)\n")
     return 1 if failed else 0
 
@@ -149,28 +154,12 @@ def _path(args) -> int:
 
 
 def _stats(args) -> int:
-
-    from ...render.console import make_console
-    from ..options import open_kb
+    from ..options import lang_of, open_kb
+    from ..output import emit
 
     with open_kb(args) as kb:
         stats = kb.stats()
-    if args.format == "json":
-        print(dumps_json(stats, ensure_ascii=False, indent=2, sort_keys=True))
-        return 0
-    console = make_console()
-    for what in ("problems", "codes"):
-        for origin, fams in stats[what].items():
-            if not fams:
-                continue
-            console.print(f"[bold]{what} ({origin})[/bold]: {sum(fams.values())}")
-            for fam, n in sorted(fams.items()):
-                console.print(f"  {fam:<20} {n:>5}")
-    console.print(f"[bold]signatures[/bold]: {stats['signatures']}")
-    if stats["compat_rows"]:
-        console.print(f"[bold]compatibility rows[/bold]: {sum(stats['compat_rows'].values())}")
-        for m, n in sorted(stats["compat_rows"].items()):
-            console.print(f"  {m:<20} {n:>5}")
+    emit("kb-stats", stats, args.format, lang=lang_of(args))
     return 0
 
 
@@ -222,6 +211,83 @@ def _overlays(args) -> int:
         print(f"  {f.name}  ({where})")
     if not files:
         print("  (none)")
+    return 0
+
+
+def _export(args) -> int:
+    import os
+    import sys
+
+    from ascend_doctor.kb.build import overlay_files
+    from ascend_doctor.kb.overlay_archive import pack
+    from ascend_doctor.kb.paths import site_overlay_dir
+
+    from ...files import write_file
+    from ...render.console import visible
+    from ...render.messages import message
+    from ...services.errors import InputError, NotFound, UsageError
+    from ..options import default_lang
+
+    lang = default_lang()
+    if args.output == "-":
+        raise UsageError(message("output.no_stdout", lang, what=message("kb.what", lang)))
+    files = overlay_files()
+    if args.names:
+        by_name = {f.name: f for f in files}
+        unknown = [n for n in args.names if n not in by_name]
+        if unknown:
+            raise NotFound(message("kb.export.unknown", lang, name=visible(unknown[0])))
+        files = [by_name[n] for n in dict.fromkeys(args.names)]
+    if not files:
+        raise NotFound(message("kb.export.none", lang, site=site_overlay_dir()))
+    if os.path.lexists(args.output) and not args.force and not os.path.isdir(args.output):
+        raise InputError(message("output.exists", lang, path=visible(args.output)))
+    try:
+        write_file(args.output, pack(files), mode=0o644, overwrite=args.force)
+    except FileExistsError as exc:
+        raise InputError(message("output.exists", lang, path=visible(args.output))) from exc
+    except OSError as exc:
+        raise InputError(message("output.cannot_write", lang, path=visible(args.output), why=exc.strerror or exc)) from exc
+    sys.stdout.write(message("kb.export.wrote", lang, path=visible(args.output), n=len(files),
+                             names=visible(", ".join(f.name for f in files))) + "\n")
+    return 0
+
+
+def _import(args) -> int:
+    import sys
+    from pathlib import Path
+
+    from ascend_doctor.kb import overlay
+    from ascend_doctor.kb.overlay_archive import ArchiveError, unpack
+    from ascend_doctor.kb.paths import overlay_dir
+
+    from ...render.console import visible
+    from ...render.messages import message
+    from ...services.errors import InputError
+    from ..options import default_lang
+
+    lang = default_lang()
+    src = Path(args.bundle)
+
+    def refuse(why: str) -> InputError:
+        return InputError(message("kb.import.refused", lang, why=visible(why)))
+
+    try:
+        texts = unpack(src)
+    except ArchiveError as exc:
+        raise refuse(message("kb.import.error." + exc.code, lang, **exc.params)) from exc
+    try:
+        installed, replaced, issues = overlay.import_files(texts)
+    except OSError as exc:
+        raise refuse(message("kb.import.cannot_write", lang, dir=overlay_dir(), why=exc.strerror or exc)) from exc
+    if issues:
+        for issue in issues:
+            sys.stdout.write(visible(f"{src.name}:{issue}") + "\n")
+        raise refuse(message("kb.import.invalid", lang, n=len(issues), path=src, first=" ".join(str(issues[0]).split())))
+    sys.stdout.write(message("kb.import.done", lang, n=len(installed), dir=overlay_dir(),
+                             names=", ".join(p.name for p in installed)) + "\n")
+    if replaced:
+        sys.stdout.write(message("kb.import.replaced", lang, names=", ".join(replaced)) + "\n")
     return 0
 
 

@@ -1,20 +1,19 @@
 """``ascend-doctor parse FILE|-``: structured result of a pasted npu-smi / version / collect_env output."""
 from __future__ import annotations
 
-from ...render.console import dumps_json
-
 NAME = "parse"
 HELP = "parse a pasted tool output (npu-smi info, -t board, version.info, collect_env, ...) into structured data"
 
 
 def add_arguments(parser) -> None:
     from ...parsers import KINDS
+    from ...render.registry import formats
     from ..options import add_format
 
     parser.add_argument("file", help="file to read, or - for standard input")
     parser.add_argument("--kind", choices=("auto",) + KINDS, default="auto",
                         help="what the text is (default: auto, find every known block in it)")
-    add_format(parser, default="json")
+    add_format(parser, choices=formats("parse"), default="json")
 
 
 def _read(path: str) -> str:
@@ -47,9 +46,8 @@ def _read(path: str) -> str:
 
 
 def run(args) -> int:
-
     from ...parsers import find_blocks, parse
-    from ...render.console import esc, make_console
+    from ..output import emit
 
     text = _read(args.file)
     if args.kind == "auto":
@@ -59,22 +57,5 @@ def run(args) -> int:
         lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         blocks = [{"kind": r.kind, "start_line": 1, "end_line": max(lines, 1),
                    **{k: v for k, v in r.to_dict().items() if k != "kind"}}]
-    found = any(b["status"] == "ok" for b in blocks)
-    if args.format == "json":
-        print(dumps_json({"file": args.file, "blocks": blocks}, ensure_ascii=False, indent=2))
-        return 0 if found else 1
-    console = make_console()
-    if not blocks:
-        console.print("No known tool output found in the text.")
-        return 1
-    for b in blocks:
-        head = f"[bold]{esc(b['kind'])}[/bold] lines {b['start_line']}-{b['end_line']}: {esc(b['status'])}"
-        console.print(head)
-        if b["status"] != "ok":
-            console.print(f"  [yellow]{esc(b.get('reason', ''))}[/yellow]")
-            continue
-        for line in dumps_json(b["value"], ensure_ascii=False, indent=2).splitlines():
-            console.print("  " + esc(line))
-        for n in b.get("notes", []):
-            console.print(f"  [dim]note: {esc(n)}[/dim]")
-    return 0 if found else 1
+    emit("parse", {"file": args.file, "blocks": blocks}, args.format)
+    return 0 if any(b["status"] == "ok" for b in blocks) else 1

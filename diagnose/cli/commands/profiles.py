@@ -1,8 +1,6 @@
 """``ascend-doctor profiles``: the bundled simulated machines, one per line, name first."""
 from __future__ import annotations
 
-from ...render.console import dumps_json
-
 NAME = "profiles"
 HELP = "list the bundled simulated machines usable with --sim (--fleets: the simulated fleets)"
 
@@ -18,7 +16,8 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
 
     from ...system import ProfileError, list_profiles, load_profile
-    from ...services.errors import DoctorError, EXIT_INTERNAL
+    from ...services.errors import EXIT_INTERNAL, DoctorError
+    from ..output import emit
 
     if args.fleets:
         return _fleets(args)
@@ -31,12 +30,7 @@ def run(args) -> int:
             err.exit_code = EXIT_INTERNAL
             raise err from exc
         rows.append({"name": p.name, "description": p.description, "expected_problems": p.expected_problems})
-    if args.format == "json":
-        print(dumps_json({"profiles": rows}, ensure_ascii=False, indent=2))
-        return 0
-    width = max((len(r["name"]) for r in rows), default=0)
-    for r in rows:
-        print(f"{r['name']:<{width}}  {r['description']}")
+    emit("profiles", rows, args.format)
     return 0
 
 
@@ -44,6 +38,7 @@ def _fleets(args) -> int:
     from ...services.errors import EXIT_INTERNAL, DoctorError
     from ...simfleet import list_fleets, load_fleet
     from ...system import ProfileError
+    from ..output import emit
 
     rows = []
     for name in list_fleets():
@@ -55,10 +50,5 @@ def _fleets(args) -> int:
             raise err from exc
         rows.append({"name": name, "nodes": len(f.nodes), "base": f.base, "description": f.description,
                      "expected": {k: dict(v) for k, v in (f.expected.get("fleet") or {}).items()}})
-    if args.format == "json":
-        print(dumps_json({"fleets": rows}, ensure_ascii=False, indent=2))
-        return 0
-    width = max((len(r["name"]) for r in rows), default=0)
-    for r in rows:
-        print(f"{r['name']:<{width}}  {r['nodes']:>5} nodes  {r['description']}")
+    emit("fleets", rows, args.format)
     return 0

@@ -1,8 +1,6 @@
 """``ascend-doctor rules``: list the built-in rules (``explain <RULE-ID>`` shows one)."""
 from __future__ import annotations
 
-from ...render.console import dumps_json
-
 NAME = "rules"
 HELP = "list the built-in check rules (ascend-doctor explain AD-CONT-001 shows one)"
 
@@ -20,10 +18,9 @@ def run(args) -> int:
 
     from ascend_doctor.rules.catalog import RuleError, load_groups, load_rules
 
-    from ...render.console import make_console
-    from ...render.rules import print_rule_list
     from ...services.errors import EXIT_INTERNAL, DoctorError, UsageError
     from ..options import lang_of
+    from ..output import emit
 
     try:
         rules = load_rules()
@@ -38,8 +35,5 @@ def run(args) -> int:
         raise UsageError(f"unknown group '{bad[0]}' (groups: {', '.join(sorted(groups))})")
     if wanted:
         rules = [r for r in rules if r.group in wanted]
-    if args.format == "json":
-        print(dumps_json({"rules": [r.to_dict() for r in rules]}, ensure_ascii=False, indent=2))
-        return 0
-    print_rule_list(make_console(), rules, lang_of(args))
+    emit("rules", rules, args.format, lang=lang_of(args))
     return 0

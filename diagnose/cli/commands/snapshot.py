@@ -32,7 +32,7 @@ def run(args) -> int:
     import os
     import sys
 
-    from ...files import write_error
+    from ...files import write_error_texts
     from ...services.errors import InputError, UsageError
     from ...services.machine import MachineSpec, node_name, parse_labels, workload_python
     from ...snapshot import write_snapshot
@@ -48,7 +48,7 @@ def run(args) -> int:
     if args.output and args.output != "-" and os.path.lexists(args.output) and not args.force \
             and not os.path.isdir(args.output):
         # refused before the machine is probed, with the same words the writer would use
-        raise InputError(write_error(args.output, FileExistsError(17, "it exists", args.output), "--force"))
+        raise InputError(write_error_texts(args.output, FileExistsError(17, "it exists", args.output), "--force"))
     report: dict = {}
     snap = machine.snapshot(include_hostname=args.include_hostname, report=report, node=node, labels=labels)
     if args.preview:
@@ -58,7 +58,7 @@ def run(args) -> int:
     try:
         write_snapshot(snap, args.output, overwrite=args.force)
     except OSError as exc:
-        raise InputError(write_error(args.output, exc, "--force")) from exc
+        raise InputError(write_error_texts(args.output, exc, "--force")) from exc
     bad = sum(1 for f in snap.facts if f["status"] != "ok")
     sys.stderr.write(f"wrote {'standard output' if args.output == '-' else args.output}: {len(snap.facts)} facts ({bad} not ok), "
                      f"{len(snap.calls)} recorded answers; mode 0600\n")

@@ -28,7 +28,7 @@ def run(args) -> int:
     from ..options import lang_of, open_kb
 
     if not sys.stdout.isatty():
-        raise UsageError("the TUI needs a terminal; use 'ascend-doctor check' or 'diagnose' in scripts")
+        raise UsageError(key="tui_terminal")
     spec = machine_spec(args)
     spec.system()                          # bad --sim / --replay: one-line error before the screen opens
     from ...tui.app import AscendDoctorApp
