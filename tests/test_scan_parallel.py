@@ -62,6 +62,7 @@ def _dump(ev) -> str:
 def merges(monkeypatch):
     """Use the processes for any folder, and count the files whose result was merged."""
     monkeypatch.setattr(parallel, "MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "MIN_FILE_BYTES", 0)
     done = []
     real = parallel.merge
 
@@ -104,4 +105,7 @@ def test_few_small_files_stay_in_this_process(tmp_path, monkeypatch):
     (tmp_path / "a.log").write_text("RuntimeError: x\n")
     (tmp_path / "b.log").write_text("RuntimeError: y\n")
     monkeypatch.setattr(parallel, "scan", lambda *a: pytest.fail("no processes for 32 bytes"))
+    assert len(read_evidence([str(tmp_path)], jobs=4).lines) == 2
+    # however many small files (a plog folder): each is read here, in its turn
+    monkeypatch.setattr(parallel, "MIN_BYTES", 0)
     assert len(read_evidence([str(tmp_path)], jobs=4).lines) == 2

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ascend_doctor.diagnose.evidence import read_evidence
 from ascend_doctor.diagnose.evidence import reader as reader_mod
-from ascend_doctor.diagnose.evidence import stalls as stalls_mod
+from ascend_doctor.diagnose.evidence import scan as scan_mod
 from ascend_doctor.diagnose.evidence.stalls import StallTracker, parse_updates
 
 from .conftest import FIXTURES
@@ -246,9 +246,9 @@ LINES = [
                 min_size=1, max_size=120),
        st.sampled_from([64, 500, 4 << 20]))
 def test_bar_lines_of_a_block_give_the_stalls_of_every_line(tmp_path_factory, rows, block):
-    """The block path (the last line of each bar, CR lines whole, lines that are not updates counted and
-    left out) finds the same stalls as handing every progress line to the tracker, whatever the mix and
-    wherever the blocks end."""
+    """The fast path (only the last update of each bar in a part of a block, lines that are not updates left
+    out) finds the same stalls as handing every progress line to the tracker (the plain path), whatever the
+    mix and wherever the blocks end."""
     text = "\n".join(LINES[i].format(r=r, p=d * 100 // 64, d=d, q=e * 100 // 64, e=e, t=64 + r, b="#" * (d // 7))
                      for i, r, d, e in rows) + "\n"
     path = tmp_path_factory.mktemp("bars") / "bars.log"
@@ -257,7 +257,7 @@ def test_bar_lines_of_a_block_give_the_stalls_of_every_line(tmp_path_factory, ro
     try:
         reader_mod.BLOCK = block
         fast = read_evidence([str(path)]).stalls
-        with patch.object(stalls_mod.BarLines, "MAX_BARS", 0):       # every progress line handed on
+        with patch.object(scan_mod, "FAST", False):       # every progress line handed on
             every = read_evidence([str(path)]).stalls
     finally:
         reader_mod.BLOCK = old

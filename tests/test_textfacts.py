@@ -75,3 +75,22 @@ def test_two_part_driver_versions_are_read():
                        ("HDK 25.5.X with kernel 6.6", "25.5.X")):
         got = {f.key: f.value for f in facts_from_text("t", text)}
         assert got.get("driver.version") == want, (text, got)
+
+
+def test_every_match_holds_one_of_its_gate_words():
+    """facts_from_text runs a pattern only on the lines holding one of its GATES words."""
+    from ascend_doctor.diagnose.evidence import textfacts as tf
+
+    samples = ["CANN 8.3.RC1", "torch_npu 2.7.1", "torch 2.7.1", "vllm-ascend v0.9.1", "vllm 0.9.1", "sglang 0.4.6",
+               "MindIE 2.0.RC1", "driver 25.5.0", "驱动 25.5.0", "HDK 25.5.0", "firmware 7.7.0.1.231",
+               "kernel 5.10.0-136.12.0.86.h1850.eulerosv2r12.aarch64", "uname -r 5.15.0", "Atlas 200I DK A2",
+               "Orange Pi AI Pro", "Ascend 950PR", "A5", "800I A3", "Ascend910_9391", "910C", "800T A2", "910B3",
+               "300I Duo", "Ascend 310P3", "Atlas 800 9000", "Atlas\t800  9000", "Atlas 300T", "Ascend910ProB",
+               "Ascend 310", "Atlas 300I 3010", "docker run -it x", "podman exec y", "nerdctl run z",
+               "kubectl exec -it p", "huawei.com/Ascend910: 8", "在容器内", "inside the container"]
+    pats = [(k, p) for k, p in tf.PROSE_VERSIONS] + [(f, p) for p, f in tf.PRODUCT] + [("container", p) for p, _ in tf.CONTAINER]
+    for text in samples:
+        for key, pat in pats:
+            m = pat.search(text)
+            if m:
+                assert any(w in tf._folded(m.group(0)) for w in tf.GATES[key]), (key, text)

@@ -86,3 +86,33 @@ def extract(line: str) -> list[tuple[str, str]]:
             for m in FAULT_EVENT.finditer(line):
                 add("fault_event", "0x" + m.group(1)[2:].upper())
     return out
+
+
+#: DCMI with its literal digit as a class (``possible`` runs on shapes, where every digit is written 0)
+_DCMI_ANY = re.compile(DCMI.pattern.replace("(-8\\d{3})", "(-\\d{4})"), re.I)
+
+
+def possible(shape: str) -> bool:
+    """False when no line of this shape (uniform.py: every digit written 0) can hold a code: ``extract``'s
+    patterns, each relaxed to treat every digit alike, find nothing in it."""
+    if "E" in shape and (TORCH_NPU.search(shape) or CANN.search(shape)):
+        return True
+    low = shape.lower()
+    if CJK.search(shape) and (CANN_LOWER.search(shape) or SIX_DIGIT.search(shape)):
+        return True
+    if "code" in low or "ret" in low or "errno" in low or "error" in low or "acl" in low or "fail" in low \
+            or "result" in low:
+        if SIX_DIGIT.search(shape) or _DCMI_ANY.search(shape):
+            return True
+        if HCCL_CONTEXT.search(shape) and (HCCL_RET.search(shape) or HCCL_CODE.search(shape)):
+            return True
+    return bool(("0x" in shape or "0X" in shape) and EVENT_CONTEXT.search(shape) and FAULT_EVENT.search(shape))
+
+
+def spans(shape: str) -> list[tuple[int, int]]:
+    """Where a code could be on the lines of this shape: the spans of every match of ``extract``'s
+    patterns, relaxed as in ``possible`` (none of the gates applied)."""
+    out = []
+    for rx in (TORCH_NPU, CANN, CANN_LOWER, SIX_DIGIT, _DCMI_ANY, HCCL_RET, HCCL_CODE, FAULT_EVENT):
+        out.extend(m.span() for m in rx.finditer(shape))
+    return out

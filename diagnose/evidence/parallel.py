@@ -7,7 +7,8 @@ counts, ranks and earliest times add up, orders are renumbered, codes are counte
 counts them. Where the serial scan would have behaved differently because of what earlier inputs left
 (the error words switched off after MAX_GENERIC_HITS, the MAX_DISTINCT cap, a code first met on a line
 that an earlier file already kept, two inputs of the same name) the main process scans that file itself
-instead. Inputs that are not regular files (stdin, pasted text, pipes) are always read here, in order.
+instead. Inputs that are not regular files (stdin, pasted text, pipes), and files smaller than
+MIN_FILE_BYTES (a plog folder holds thousands of small ones), are always read here, in order.
 At most 2 x jobs results wait to be merged, so memory stays flat however many files there are.
 """
 from __future__ import annotations
@@ -27,6 +28,8 @@ from .sources import Source, file_source
 #: below this many bytes of regular files, starting processes costs more than it saves
 MIN_BYTES = 8 << 20
 MIN_FILES = 2
+#: a smaller file is read in this process, in its turn: sending its result back costs about as much as reading it
+MIN_FILE_BYTES = 1 << 20
 
 
 def default_jobs() -> int:
@@ -93,8 +96,12 @@ def plan(sources: Iterable[Source], ev: Evidence) -> tuple[list[tuple[list[Input
 
 
 def worth_it(items: list[tuple[list[InputNote], Source]], jobs: int) -> bool:
-    files = [s for _, s in items if s.path]
+    files = [s for _, s in items if _to_worker(s)]
     return jobs > 1 and len(files) >= MIN_FILES and sum(s.size for s in files) >= MIN_BYTES
+
+
+def _to_worker(src: Source) -> bool:
+    return bool(src.path) and src.size >= MIN_FILE_BYTES
 
 
 def scan(scanner: scan_mod.Scanner, items: list[tuple[list[InputNote], Source]], st: "scan_mod._State",
@@ -104,7 +111,7 @@ def scan(scanner: scan_mod.Scanner, items: list[tuple[list[InputNote], Source]],
     with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init, initargs=(scanner.signatures,)) as pool, \
             Reader() as rd:
         pending: dict[int, Future] = {}
-        todo = iter(i for i, (_, s) in enumerate(items) if s.path)
+        todo = iter(i for i, (_, s) in enumerate(items) if _to_worker(s))
         ahead = 2 * jobs
 
         def feed() -> None:

@@ -70,22 +70,33 @@ class Reader:
         if self._interval is not None:
             sys.setswitchinterval(self._interval)
 
-    def blocks(self, name: str, stream: BinaryIO, search: Search) -> Iterator[tuple[Block, Any]]:
-        """(block, answer of the search for it) for each block of ``stream``, in order."""
+    def blocks(self, name: str, stream: BinaryIO, search: Search | None) -> Iterator[tuple[Block, Any]]:
+        """(block, answer of the search for it) for each block of ``stream``, in order; without a search
+        (None) the blocks are read in this thread, the answer None."""
         self.size = self.cut_lines = 0
         self.notes = []
         self.skipped = False
         if not self._bufs:
             self._bufs = [bytearray(max(BLOCK, MAX_LINE) + BLOCK) for _ in range(2)]
             self._views = [memoryview(b) for b in self._bufs]
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="ad-scan")
         blk = self._block(name, stream, 0, None)
         self.notes.extend(blk.notes)
         if blk.skip or not blk.end:
             self.skipped = True
             return
         k = 0
+        if search is None:
+            while True:
+                yield blk, None
+                if not blk.got:
+                    return
+                k ^= 1
+                blk = self._block(name, stream, k, blk)
+                self.notes.extend(blk.notes)
+                if not blk.end:
+                    return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="ad-scan")
         job: Future | None = self._pool.submit(search(), blk.buf, blk.end)
         try:
             while True:

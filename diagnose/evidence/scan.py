@@ -1,19 +1,18 @@
 """Lines -> Evidence: which lines are kept, what each one is, deduplicated across ranks and files.
 
-    sources.py (inputs) -> reader.py (blocks of whole lines) -> prefilter.py (trigger literals per line)
-      -> here: each line holding a trigger is classified -> model.Evidence
+    sources.py (inputs) -> reader.py (blocks of whole lines) -> here -> model.Evidence
 
-Only the lines holding a trigger literal (signature literals, error words, code markers, CANN cause
-headers) are decoded, cleaned and classified; a line is kept when one of its signals holds:
+A line is read when it holds a trigger literal (signature literals, error words, code markers, CANN
+cause headers, progress bars; prefilter.py); verdict.py says what it is, as a value, and this module
+counts the verdict in: kept lines are deduplicated across ranks and files (count, ranks, earliest
+time), progress-bar lines go to the stall tracker (stalls.py). The first HEAD_BYTES of every input are
+also kept as text for facts (version strings, npu-smi tables) and for the free sentences of a pasted
+issue.
 
-- ``signature_hits``: a KB signature whose literal is on the line and whose regex matches it;
-- ``codes.extract``: an error code of any family;
-- ``is_error_line``: an error word that the cleaned line confirms (and that is not "0 errors");
-- a CANN "Possible Cause" / "Solution" header.
-
-Kept lines are deduplicated across ranks and files (count, ranks, earliest time). Progress-bar lines
-go to the stall tracker (stalls.py), not into the lines. The first HEAD_BYTES of every input are also
-kept as text for facts (version strings, npu-smi tables) and for the free sentences of a pasted issue.
+Two paths read a block and give the same Evidence. The plain one (``FAST = False``) searches the block
+with the trigger automaton and classifies every line holding a trigger. The fast one (bulk.py) reads
+the block by the shapes of its lines (uniform.py, memo.py, template.py) and classifies a line only when
+nothing learnt from an earlier line says what it is; tests/test_scan_fast.py holds it to the plain one.
 """
 from __future__ import annotations
 
@@ -24,72 +23,51 @@ from typing import Iterable
 from . import clean as cl
 from . import codes as codes_mod
 from . import reader as reader_mod
-from .model import CAUSE, CODE, ERROR, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote, SignaturePattern
+from .model import CAUSE, CODE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote, SignaturePattern
 from .prefilter import Prefilter
 from .reader import Reader
 from .sources import Source
-from .stalls import PROGRESS_TRIGGERS, BarLines, StallTracker
+from .stalls import PROGRESS_TRIGGERS, StallTracker
+from .bulk import ShapeReader
+from .memo import ShapeMemo
+from .verdict import (ERROR, ERROR_LINE, MAX_KEEP, PROGRESS, PROGRESS_SET, REGEX_WINDOW, Classifier, Verdict,
+                      cannot_be_error, is_error_line)
 
-PROGRESS_SET = frozenset(PROGRESS_TRIGGERS)
+__all__ = ["Scanner", "prose_lines", "report_title", "is_error_line", "cannot_be_error", "ERROR_LINE", "MAX_KEEP",
+           "PROGRESS", "REGEX_WINDOW"]
 
-MAX_KEEP = 2000             # characters of a line kept for display and matching
-REGEX_WINDOW = 4000         # a signature regex runs on this window around its literal in a long line
 HEAD_BYTES = 1 << 20        # per input, kept for facts and prose
 HEAD_TOTAL = 4 << 20
 MAX_DISTINCT = 20000        # distinct kept lines; beyond it only signature and code lines are kept
 MAX_GENERIC_HITS = 200000   # generic error-word lines examined; then the error words are dropped
-PROGRESS = "progress"       # trigger kind of progress-bar literals: fed to the stall tracker, not kept as a line
-
-#: words that make a line an error line (code markers such as "error code is" and "ret is" sit on lines
-#: that already hold one of these)
-ERROR_WORDS = (b"rror", b"RROR", b"ailed", b"FAIL", b"xception", b"Traceback", b"imeout", b"fault", b"dumped",
-               b"not found", b"No such file", b"denied", b"annot ",
-               "报错".encode(), "失败".encode(), "错误".encode(), "异常".encode(), "超时".encode())
-CAUSE_WORDS = (b"Possible Cause", b"Solution:", b"Reason:", b"Possible cause", "可能原因".encode(), "处理建议".encode(),
-               "解决方法".encode())
 #: every CANN / torch_npu code (``codes.BLOCK_RE``: ``E[A-Z0-9]dddd``, ``ERRddddd``) starts with one of these;
 #: they ride in the trigger automaton and a line holding one is confirmed with BLOCK_RE on that line only
 CODE_PREFIXES = frozenset([b"ERR"] + [b"E" + bytes([c, d]) for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                                       for d in b"0123456789"])
-ERROR_LINE = re.compile(
-    r"error|fail|exception|traceback|killed|segmentation fault|core dumped|timed? ?out|abort|not found|"
-    r"no such file|denied|cannot |unable to|not supported|报错|失败|错误|异常", re.I)
-#: ERROR_LINE for an ASCII line as read; see Scanner._cannot_be_error
-ERROR_LINE_BYTES = re.compile(ERROR_LINE.pattern.split("|报错")[0].encode(), re.I)
-#: plog headers other than [ERROR] (which ERROR_LINE matches anyway): cleaning rewrites them as "[INFO] MOD "
-PLOG_LEVEL = re.compile(rb"\[(?:WARNING|INFO|DEBUG|EVENT|TRACE)\]")
-BENIGN_ERROR = re.compile(r"\b0 errors?\b|error_?count[=:]\s*0\b|errors?:\s*0\b|no errors?", re.I)
 PROSE_SKIP = re.compile(r"^\s*(?:[\[(<|+]|\S+\.(?:py|cc|cpp|h):\d+|at |File \"|\d{2,4}[-/:])")
 CJK = re.compile(r"[\u3400-\u9fff]")
+#: False: every line holding a trigger is classified on its own, the reference the faster paths are
+#: tested against (tests/test_scan_fast.py)
+FAST = True
 
 
 class Scanner:
-    def __init__(self, signatures: Iterable[SignaturePattern] = ()):
-        self.signatures = list(signatures)
-        #: hits are listed in the order the signatures were given
-        self._rank = {s.id: i for i, s in enumerate(self.signatures)}
-        self.by_literal: dict[bytes, list[SignaturePattern]] = {}
-        for s in self.signatures:
-            self.by_literal.setdefault(s.literal.encode("utf-8"), []).append(s)
-        self.kind_of: dict[bytes, str] = {}
-        for t in ERROR_WORDS:
-            self.kind_of[t] = ERROR
-        for t in codes_mod.TRIGGERS:
-            self.kind_of[t] = CODE
-        for t in CAUSE_WORDS:
-            self.kind_of[t] = CAUSE
-        for t in self.by_literal:
-            self.kind_of[t] = SIGNATURE
-        for t in PROGRESS_TRIGGERS:
-            self.kind_of.setdefault(t, PROGRESS)
-        self._error_words = frozenset(ERROR_WORDS)
+    def __init__(self, signatures: Iterable[SignaturePattern] = (), fast: bool | None = None):
+        self.classifier = Classifier(signatures)
+        self.signatures = self.classifier.signatures
+        self.kind_of = self.classifier.kind_of
+        self.fast = FAST if fast is None else fast
         self.stalls = StallTracker()
-        self.bars = BarLines()
         self._generic_hits = 0
         # one automaton over every trigger; a second without the error words once those are switched off
         self._prefilter = Prefilter([*self.kind_of, *CODE_PREFIXES])
         self._specific: Prefilter | None = None
         self._apart: dict[int, frozenset[int]] = {}
+        self._memos: dict[int, ShapeMemo] = {}
+        self._shapes = ShapeReader(self)
+
+    def signature_hits(self, full: str, trigs: set[bytes]) -> list[str]:
+        return self.classifier.signature_hits(full, trigs)
 
     def _prefilter_for(self, st: "_State") -> Prefilter:
         if not st.generic_off:
@@ -148,7 +126,9 @@ class Scanner:
 
         try:
             with stream:
-                for blk, (pf, matches) in rd.blocks(src.name, stream, search):
+                # the fast path reads a block by the shapes of its lines: no search
+                for blk, found in rd.blocks(src.name, stream, None if self.fast else search):
+                    pf, matches = found or (None, None)
                     if head_left > 0:
                         take = bytes(blk.view[:min(head_left, blk.end)])
                         head.append(take)
@@ -173,9 +153,20 @@ class Scanner:
     def _scan_block(self, buf: bytearray, end: int, name: str, lineno: int, st: "_State",
                     pf: Prefilter, matches: list[tuple[int, int, int]]) -> int:
         """Classify the lines of ``buf[:end]`` (whole lines; the last may lack its newline), the first
-        being line ``lineno``; ``matches``: the answer of ``pf`` for the block. Returns the next line number."""
-        drop: frozenset[int] = frozenset()
+        being line ``lineno``; returns the next line number. The fast path (``matches`` None) reads the block by
+        the shapes of its lines (bulk.py); the plain one classifies every line that holds a trigger, found by
+        ``pf`` (``matches``: its answer for the block)."""
         cur = self._prefilter_for(st)
+        if matches is None:
+            return self._shapes.block(buf, end, name, lineno, st, self._memo(cur))
+        return self._search_block(buf, end, name, lineno, st, pf, matches, cur)
+
+    def _search_block(self, buf: "bytes | bytearray", end: int, name: str, lineno: int, st: "_State", pf: Prefilter,
+                      matches: list[tuple[int, int, int]], cur: Prefilter) -> int:
+        """The plain path for ``buf[:end]``: every line holding a trigger that ``cur`` (the automaton of this
+        block) finds is classified; ``matches``: the answer of ``pf`` for the block (searched before ``cur`` was
+        chosen, it may hold the error words ``cur`` leaves out)."""
+        drop: frozenset[int] = frozenset()
         if pf is not cur:
             # the error words were switched off after this block was searched: leave their hits out
             keep = set(cur.triggers)
@@ -184,7 +175,7 @@ class Scanner:
         if starts:
             self._confirm_codes(buf, end, starts)
         if bars:
-            for ls in self.bars.starts(buf, end, bars):
+            for ls in _line_starts(buf, bars):
                 starts.setdefault(ls, set()).add(PROGRESS_TRIGGERS[0])
         if not starts:
             return lineno + buf.count(b"\n", 0, end) + (0 if end and buf[end - 1] == 10 else 1)
@@ -193,12 +184,18 @@ class Scanner:
             lineno += buf.count(b"\n", prev, s)
             prev = s
             e = buf.find(b"\n", s, end)
-            raw_b = buf[s:e if e >= 0 else end]
-            self._line(raw_b, starts[s], name, lineno, st)
+            self._line(buf[s:e if e >= 0 else end], starts[s], name, lineno, st)
         lineno += buf.count(b"\n", prev, end)
         if not (end and buf[end - 1] == 10):
             lineno += 1
         return lineno
+
+    def _memo(self, pf: Prefilter) -> ShapeMemo:
+        memo = self._memos.get(id(pf))
+        if memo is None:
+            self._memos.clear()         # the error words are off for good: the other automaton's memo goes
+            memo = self._memos[id(pf)] = ShapeMemo(self.classifier, pf, CODE_PREFIXES)
+        return memo
 
     def _progress_idx(self, pf: Prefilter) -> frozenset[int]:
         idx = self._apart.get(id(pf))
@@ -220,109 +217,53 @@ class Scanner:
                 del starts[s]
 
     # -- one line ------------------------------------------------------------------------------
-    def signature_hits(self, full: str, trigs: set[bytes]) -> list[str]:
-        """Ids of the signatures whose literal is on the line (``trigs``) and whose regex matches it
-        (on a window around the literal in a long line), in the order the signatures were given."""
-        hits: set[str] = set()
-        for trig in trigs:
-            if self.kind_of.get(trig) != SIGNATURE:
-                continue
-            lit = trig.decode("utf-8", "replace")
-            for sp in self.by_literal[trig]:
-                text = full
-                if len(full) > REGEX_WINDOW:
-                    i = full.find(lit)
-                    text = full[max(0, i - REGEX_WINDOW // 2): i + len(lit) + REGEX_WINDOW // 2]
-                rx = sp.regex
-                if rx is not None and rx.search(text):
-                    hits.add(sp.id)
-        return sorted(hits, key=self._rank.__getitem__)
-
     def _line(self, raw_b: bytes, trigs: set[bytes], name: str, lineno: int, st: "_State") -> None:
-        if trigs <= PROGRESS_SET:       # a progress bar and nothing else: only the stall tracker wants it
+        self._apply(self.classifier.classify(raw_b, trigs), raw_b, name, lineno, st)
+
+    def _apply(self, v: Verdict, raw_b: bytes, name: str, lineno: int, st: "_State") -> None:
+        """Count one line (``raw_b`` as read, line ``lineno`` of ``name``) whose verdict is ``v`` into the scan."""
+        for _ in range(v.notes):
             self.stalls.note(raw_b, lineno, st.order)
-            return
-        full = raw_b.decode("utf-8", "replace").rstrip("\r")
-        if trigs <= self._error_words and self._cannot_be_error(raw_b) \
-                and not codes_mod.extract(full if len(full) <= REGEX_WINDOW else full[:REGEX_WINDOW]):
-            # only error words, no error sentence and no code ("Defaulting to ..."): nothing to keep
-            self._generic_hits += len(trigs)
-            if self._generic_hits > MAX_GENERIC_HITS:
-                st.generic_off = True
-            return
-        kinds: set[str] = set()
-        for trig in trigs:
-            kind = self.kind_of.get(trig, CODE)
-            if kind == SIGNATURE:
-                continue
-            if kind == PROGRESS:
-                self.stalls.note(raw_b, lineno, st.order)
-            elif kind == ERROR:
-                self._generic_hits += 1
-                if self._generic_hits > MAX_GENERIC_HITS:
-                    st.generic_off = True
-                kinds.add(ERROR)
-            else:
-                kinds.add(kind)
-        sig_hits = self.signature_hits(full, trigs)
-        raw = full[:MAX_KEEP]
-        codes = codes_mod.extract(full if len(full) <= REGEX_WINDOW else full[:REGEX_WINDOW])
-        if codes:
-            kinds.add(CODE)
-        else:
-            kinds.discard(CODE)
-        if sig_hits:
-            kinds.add(SIGNATURE)
-        cleaned = cl.clean(raw)
-        if ERROR in kinds and not is_error_line(cleaned):
-            kinds.discard(ERROR)
-        if not kinds:
-            return
-        self._keep(st, name, lineno, raw, cleaned, kinds, codes, sig_hits)
+        if v.gh:
+            self.count_generic(v.gh, st)
+        if v.kinds:
+            raw = raw_b.decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP]
+            self._keep(st, name, lineno, raw, v)
+
+    def count_generic(self, n: int, st: "_State") -> None:
+        """``n`` more error-word hits; beyond MAX_GENERIC_HITS the error words are switched off (from the
+        next block on)."""
+        self._generic_hits += n
+        if self._generic_hits > MAX_GENERIC_HITS:
+            st.generic_off = True
 
     @staticmethod
-    def _cannot_be_error(raw_b: bytes) -> bool:
-        """True when ERROR_LINE cannot match the cleaned line, decided on the bytes: the line is cleaned from
-        its first MAX_KEEP characters, and cleaning ASCII text without ANSI colours, a progress bar or a plog
-        level header only cuts text off, so a match in the cleaned line is a match in those bytes."""
-        head = raw_b[:MAX_KEEP]
-        return (head.isascii() and b"\x1b" not in head and not (b"%" in head and b"|" in head)
-                and not PLOG_LEVEL.search(head) and not ERROR_LINE_BYTES.search(head))
-
-    @staticmethod
-    def _keep(st: "_State", name: str, lineno: int, raw: str, cleaned: str, kinds: set[str],
-              codes: list[tuple[str, str]], sig_hits: list[str]) -> None:
-        """Count the line in (a repeat of a kept line: count, ranks, earliest time) or keep it."""
-        key = cl.dedupe_key(cleaned)
-        rank = cl.rank_of(raw)
-        time = cl.line_time(raw)
+    def _keep(st: "_State", name: str, lineno: int, raw: str, v: Verdict, time: str | None = None,
+              rank: str | None = None) -> None:
+        """Count the line in (a repeat of a kept line: count, ranks, earliest time) or keep it. ``time``,
+        ``rank``: the line's when already known (else read from ``raw``)."""
+        if rank is None:
+            rank = cl.rank_of(raw)
+        if time is None:
+            time = cl.line_time(raw)
+        if Scanner._count(st, name, v, time, rank):
+            return
         if time:
             st.last_time[name] = time
         else:
             time = st.last_time.get(name, "")
-        ln = st.lines.get(key)
-        if ln is not None:
-            ln.count += 1
-            if rank:
-                ln.ranks.add(rank)
-            if time and (not ln.time or time < ln.time):
-                ln.time = time
-            for ck in codes:
-                if ck in st.codes:
-                    st.codes[ck].count += 1
-            if st.code_seen is not None:
-                st.see_codes(codes)
+        if len(st.lines) >= MAX_DISTINCT and not (v.kinds & {SIGNATURE, CODE}):
             return
-        if len(st.lines) >= MAX_DISTINCT and not (kinds & {SIGNATURE, CODE}):
-            return
+        codes = v.codes
         if st.code_seen is not None:
             st.see_codes(codes)
         st.order += 1
+        cleaned = v.cleaned
         ln = EvidenceLine(source=name, line=lineno, text=cleaned[:MAX_KEEP], raw=raw, order=st.order, time=time,
-                          kinds=kinds, codes=codes, signatures=sig_hits)
+                          kinds=set(v.kinds), codes=list(codes), signatures=list(v.sigs))
         if rank:
             ln.ranks.add(rank)
-        st.lines[key] = ln
+        st.lines[v.key] = ln
         for fam, code in codes:
             ck = (fam, code)
             hit = st.codes.get(ck)
@@ -331,10 +272,38 @@ class Scanner:
             else:
                 hit.count += 1
 
+    @staticmethod
+    def _count(st: "_State", name: str, v: Verdict, time: str, rank: str) -> bool:
+        """Count a repeat of a kept line in (count, ranks, earliest time, codes); False when the line is new."""
+        ln = st.lines.get(v.key)
+        if ln is None:
+            return False
+        if time:
+            st.last_time[name] = time
+        else:
+            time = st.last_time.get(name, "")
+        ln.count += 1
+        if rank:
+            ln.ranks.add(rank)
+        if time and (not ln.time or time < ln.time):
+            ln.time = time
+        codes = v.codes
+        for ck in codes:
+            if ck in st.codes:
+                st.codes[ck].count += 1
+        if st.code_seen is not None:
+            st.see_codes(codes)
+        return True
 
-def is_error_line(cleaned: str) -> bool:
-    """An error word on the line is an error: not "0 errors", and one of ERROR_LINE's words is there."""
-    return not BENIGN_ERROR.search(cleaned) and bool(ERROR_LINE.search(cleaned))
+
+def _line_starts(buf: bytearray, offsets: list[int]) -> list[int]:
+    """The start of the line of each offset (sorted), each line once."""
+    out: list[int] = []
+    for pos in offsets:
+        ls = buf.rfind(b"\n", 0, pos) + 1
+        if not out or out[-1] != ls:
+            out.append(ls)
+    return out
 
 
 class _State:
@@ -363,7 +332,7 @@ class _State:
         self.head_used += len(text)
         self.heads.append((name, text))
 
-    def see_codes(self, codes: list[tuple[str, str]]) -> None:
+    def see_codes(self, codes) -> None:
         assert self.code_seen is not None
         for ck in codes:
             self.code_seen[ck] = self.code_seen.get(ck, 0) + 1
@@ -394,7 +363,7 @@ def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
             s = cl.strip_issue_tags(line) if line.lstrip()[:1] in ("[", "【", "#") else line.strip()
             if not (4 <= len(s) <= 400) or PROSE_SKIP.match(s):
                 continue
-            if CJK.search(s) or (len(s.split()) >= 4 and sum(c.isalpha() or c == " " for c in s) > 0.8 * len(s)):
+            if CJK.search(s) or (len(s.split()) >= 4 and sum(map(str.isalpha, s)) + s.count(" ") > 0.8 * len(s)):
                 out.append(s)
                 if len(out) >= limit:
                     return out

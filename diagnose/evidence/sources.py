@@ -32,32 +32,25 @@ SKIP_DIRS = {".git", "__pycache__", "node_modules"}
 class Source:
     name: str                                # shown to the user (path, "<stdin>", "<text>")
     open: Callable[[], BinaryIO]             # a fresh binary stream (decompressed if gzip)
-    compressed: bool = False
     path: str = ""                           # a regular file (another process may open it: parallel.py)
     size: int = 0                            # its size on disk
 
 
-def file_source(path: str, name: str) -> Source:
-    """A regular file (gzip or not) as a Source."""
-    return _file_source(Path(path), name)
+def file_source(path: str, name: str, size: int | None = None) -> Source:
+    """A regular file (gzip or not) as a Source; ``size``: its size when already known."""
+    if size is None:
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            size = 0
 
-
-def _is_gzip(path: Path) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(2) == GZIP_MAGIC
-    except OSError:
-        return False
-
-
-def _file_source(path: Path, name: str) -> Source:
-    try:
-        size = path.stat().st_size
-    except OSError:
-        size = 0
-    if _is_gzip(path):
-        return Source(name, lambda: decoded(gzip.open(path, "rb")), compressed=True, path=str(path), size=size)
-    return Source(name, lambda: decoded(open(path, "rb")), path=str(path), size=size)
+    def opener() -> BinaryIO:
+        raw = open(path, "rb")
+        if raw.peek(2)[:2] == GZIP_MAGIC:       # gzip is recognised by its magic bytes, whatever the name
+            raw.close()
+            return decoded(gzip.open(path, "rb"))
+        return decoded(raw)
+    return Source(name, opener, path=path, size=size)
 
 
 def _gunzipped(buf):
@@ -137,7 +130,7 @@ def sniff_encoding(head: bytes) -> str | None:
     """The encoding to transcode from, or None for UTF-8 (and anything undecidable, read as is)."""
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and b"\x00" in head[2:512]:
         return "utf-16"          # a byte-order mark, then the NUL halves of ASCII (a newline at least)
-    if head.startswith(codecs.BOM_UTF8) or not any(c >= 0x80 for c in head):
+    if head.startswith(codecs.BOM_UTF8) or head.isascii():
         return None
     try:
         codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
@@ -207,7 +200,7 @@ def expand(paths: list[str], notes: list[InputNote], words: frozenset[str] = fro
                 if not stat.S_ISREG(mode):
                     notes.append(InputNote.of(p, "error", "not_regular"))
                     continue
-                yield _file_source(path, p)
+                yield file_source(str(path), p)
             else:
                 notes.append(InputNote.of(p, "error", "no_file"))
         except OSError as exc:
@@ -220,25 +213,32 @@ def _walk(root: Path, notes: list[InputNote]) -> Iterator[Source]:
     def onerror(exc: OSError) -> None:
         notes.append(InputNote.of(str(exc.filename or root), "warning", "cannot_list", reason=exc.strerror or str(exc)))
 
-    for dirpath, filenames in _walk_dirs(root, onerror):
-        for f in filenames:
-            path = Path(dirpath) / f
-            if path.is_symlink() and not path.exists():
+    for dirpath, entries in _walk_dirs(root, onerror):
+        prefix = str(Path(dirpath) / "x")[:-1]     # the names pathlib gives (a root of "." adds nothing)
+        for e in entries:
+            try:
+                if not e.is_file():             # a broken symbolic link, a FIFO, a socket, a device
+                    continue
+                if not os.access(e.path, os.R_OK):
+                    notes.append(InputNote.of(prefix + e.name, "warning", "skipped_denied"))
+                    continue
+            except OSError:
                 continue
-            if not path.is_file():
-                continue
-            if not os.access(path, os.R_OK):
-                notes.append(InputNote.of(str(path), "warning", "skipped_denied"))
-                continue
+            try:
+                size = e.stat().st_size
+            except OSError:
+                size = 0
             found += 1
-            yield _file_source(path, str(path))
+            name = prefix + e.name
+            yield file_source(name, name, size)
     if not found:
         notes.append(InputNote.of(str(root), "warning", "no_files"))
 
 
-def _walk_dirs(root: Path, onerror) -> Iterator[tuple[str, list[str]]]:
-    """(directory, sorted file names) top-down in sorted order, like ``os.walk`` without following
-    symlinked directories, but with an explicit stack: no recursion limit, however deep the tree."""
+def _walk_dirs(root: Path, onerror) -> Iterator[tuple[str, list[os.DirEntry]]]:
+    """(directory, its entries that are not directories, sorted by name) top-down in sorted order, like
+    ``os.walk`` without following symlinked directories, but with an explicit stack: no recursion limit,
+    however deep the tree."""
     stack = [str(root)]
     while stack:
         d = stack.pop()
@@ -255,10 +255,11 @@ def _walk_dirs(root: Path, onerror) -> Iterator[tuple[str, list[str]]]:
                     if e.name not in SKIP_DIRS:
                         dirs.append(e.name)
                 else:
-                    files.append(e.name)
+                    files.append(e)
             except OSError:
                 continue
-        yield d, sorted(files)
+        files.sort(key=lambda e: e.name)
+        yield d, files
         stack.extend(os.path.join(d, n) for n in sorted(dirs, reverse=True))
 
 

@@ -6,8 +6,12 @@ Every fact's source is ``text:<input>:<line>``. Keys follow docs/facts.md.
 """
 from __future__ import annotations
 
+import bisect
+import heapq
 import re
-from typing import Any
+from typing import Any, Iterator
+
+import ahocorasick_rs
 
 from ascend_doctor.kb.language.facts import Fact
 
@@ -42,19 +46,27 @@ CONTAINER = [
     (re.compile(r"容器[内中里]|\b(?:in|inside) (?:the |a |my |this )?(?:docker )?container\b", re.I), "unknown-container"),
 ]
 
-#: words (lower case) one of which every match of a PROSE_VERSIONS / PRODUCT pattern holds: a pattern whose
-#: words are all absent from an input is not run on its lines (a 1 MiB head of plain log lines costs
-#: ~0.4 s of regex searches otherwise)
+#: words (lower case) one of which every match of a PROSE_VERSIONS / PRODUCT / CONTAINER pattern holds: a
+#: pattern is run only on the lines holding one of its words (a 1 MiB head of plain log lines costs ~0.4 s of
+#: regex searches otherwise)
 GATES = {
     "cann.version": ("cann",), "pkg.torch_npu": ("torch",), "pkg.torch": ("torch",),
     "pkg.vllm_ascend": ("vllm",), "pkg.vllm": ("vllm",), "pkg.sglang": ("sglang",), "mindie.version": ("mindie",),
     "driver.version": ("driver", "hdk", "驱动"), "firmware.version": ("firmware", "固件"),
     "kernel.release": ("kernel", "内核", "uname -r"),
     "a3": ("a3", "910_93", "91093", "910c"), "a2": ("a2", "910b"), "310p": ("300i", "310p"),
-    "310b": ("200i", "310b", "orange"), "950": ("950", "a5"), "910": ("910", "800 9000", "300t"),
+    "310b": ("200i", "310b", "orange"), "950": ("950", "a5"), "910": ("910", "9000", "300t"),
     "310": ("310", "300i"),
     "container": ("docker", "podman", "nerdctl", "kubectl", "huawei.com/ascend", "容器", "container"),
 }
+
+
+_GATE_WORDS = ahocorasick_rs.AhoCorasick(sorted({w for words in GATES.values() for w in words}))
+
+
+def _gate_words(low: str) -> set[str]:
+    """The words of GATES that occur in ``low``."""
+    return set(_GATE_WORDS.find_matches_as_strings(low, overlapping=True))
 
 
 def _folded(text: str) -> str:
@@ -66,6 +78,7 @@ def _folded(text: str) -> str:
 
 
 MAX_TOOL_LINE = 2000
+MAX_PROSE_LINE = 2000      # longer lines are not read for prose facts
 
 
 def family_of_chip(name: str) -> str:
@@ -165,29 +178,67 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
     for block in find_blocks(text):
         _block_facts(name, block, out)
     # only the patterns whose word occurs somewhere in the text can match a line of it
-    low = _folded(text)
-    prose = [(key, pat) for key, pat in PROSE_VERSIONS if key not in out and any(w in low for w in GATES[key])]
-    product = [(pat, fam) for pat, fam in PRODUCT if any(w in low for w in GATES[fam])]
-    container = CONTAINER if "container.kind" not in out and any(w in low for w in GATES["container"]) else []
+    found = _gate_words(_folded(text))
+    prose = [(key, pat) for key, pat in PROSE_VERSIONS if key not in out and not found.isdisjoint(GATES[key])]
+    product = [(pat, fam) for pat, fam in PRODUCT if not found.isdisjoint(GATES[fam])]
+    container = CONTAINER if "container.kind" not in out and not found.isdisjoint(GATES["container"]) else []
     if not prose and not container and (not product or "hardware.family" in out):
         return list(out.values())
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if len(line) > 2000:
-            continue
-        for key, pat in prose:
-            if key in out:
-                continue
-            m = pat.search(line)
-            if m:
-                out[key] = Fact(key, m.group(1), source=_src(name, lineno))
-        if "hardware.family" not in out:
-            for pat, fam in product:
-                if pat.search(line):
-                    out["hardware.family"] = Fact("hardware.family", fam, source=_src(name, lineno))
-                    break
-        if container and "container.kind" not in out:
-            for pat, kind in container:
-                if pat.search(line):
-                    out["container.kind"] = Fact("container.kind", kind, source=_src(name, lineno))
-                    break
+    # the first line each pattern matches: only the lines holding one of its words can
+    lines = _Lines(text)
+    found: list[tuple[int, int, str, Any]] = []        # (line number, position in the loop, key, value)
+    for i, (key, pat) in enumerate(prose):
+        hit = lines.first(pat, GATES[key])
+        if hit:
+            found.append((hit[0], i, key, hit[1].group(1)))
+    if "hardware.family" not in out:
+        hits = [(hit[0], j, fam) for j, (pat, fam) in enumerate(product) for hit in [lines.first(pat, GATES[fam])] if hit]
+        if hits:
+            lineno, j, fam = min(hits)
+            found.append((lineno, len(prose) + j, "hardware.family", fam))
+    if container:
+        hits = [(hit[0], j, kind) for j, (pat, kind) in enumerate(container) for hit in [lines.first(pat, GATES["container"])] if hit]
+        if hits:
+            lineno, j, kind = min(hits)
+            found.append((lineno, len(prose) + len(product) + j, "container.kind", kind))
+    for lineno, _i, key, value in sorted(found, key=lambda f: f[:2]):
+        out[key] = Fact(key, value, source=_src(name, lineno))
     return list(out.values())
+
+
+class _Lines:
+    """The lines of a text, and which of them hold a word (lower case, folded like ``_folded``)."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self._folded = _folded("\n".join(self.lines))
+        self._starts = [0]
+        for ln in self._folded.split("\n")[:-1]:
+            self._starts.append(self._starts[-1] + len(ln) + 1)
+
+    def holding(self, words) -> Iterator[int]:
+        """Indexes of the lines holding one of ``words``, in order, each once."""
+        last = -1
+        for i in heapq.merge(*(self._holding(w) for w in words)):
+            if i != last:
+                yield i
+                last = i
+
+    def _holding(self, word: str) -> Iterator[int]:
+        text, starts = self._folded, self._starts
+        pos = text.find(word)
+        while pos >= 0:
+            i = bisect.bisect_right(starts, pos) - 1
+            yield i
+            pos = text.find(word, starts[i + 1] if i + 1 < len(starts) else len(text))
+
+    def first(self, pat: "re.Pattern[str]", words) -> "tuple[int, re.Match[str]] | None":
+        """(line number, match) of the first line (not longer than MAX_PROSE_LINE) that ``pat`` matches,
+        looking only at the lines holding one of ``words`` (every match of the pattern holds one)."""
+        for i in self.holding(words):
+            line = self.lines[i]
+            if len(line) <= MAX_PROSE_LINE:
+                m = pat.search(line)
+                if m is not None:
+                    return i + 1, m
+        return None

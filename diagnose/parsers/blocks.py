@@ -136,12 +136,21 @@ _GATES = {
 }
 
 
+_GATE_WORDS: Any = None     # an automaton over every word of _GATES, made on first use
+
+
 def _steps(text: str) -> set[str]:
     """The steps of ``_find`` that may find something in ``text`` (lower-cased as re.IGNORECASE compares)."""
+    global _GATE_WORDS
+    import ahocorasick_rs
+
     low = text.lower()
     if not low.isascii():
         low = low.replace("\u0131", "i").replace("\u017f", "s")
-    return {step for step, words in _GATES.items() if any(w in low for w in words)}
+    if _GATE_WORDS is None:
+        _GATE_WORDS = ahocorasick_rs.AhoCorasick(sorted({w for words in _GATES.values() for w in words}))
+    found = set(_GATE_WORDS.find_matches_as_strings(low, overlapping=True))
+    return {step for step, words in _GATES.items() if not found.isdisjoint(words)}
 
 
 def _find(text: str) -> list[Block]:

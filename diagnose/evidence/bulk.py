@@ -1,0 +1,291 @@
+"""The scan's fast path: a block read by the shapes of its lines (memo.py) instead of being searched.
+
+A block is read a part of about SHAPE_PART bytes of whole lines at a time. For a part: the shapes of
+its lines (one ``translate`` and one ``split``) and their entries (one dict lookup each); a new shape is
+learnt from its first line. A NOTHING line costs nothing more (its error-word hits are counted per
+entry). The other lines are taken in order:
+
+- a progress update only when it is the last of its bar in the part (StallTracker.note keeps only the
+  last update of each bar until the tracker reads them);
+- a kept plog line whose line entry is sure (or whose shape has a template), and whose kept line already
+  exists, is counted in bulk: per entry its number and its earliest time, put into the scan's state
+  before the next line that is read on its own and at the end of the part (so that state is what
+  reading line by line gives); a new kept line of a template is kept at once;
+- everything else through the scanner, one line at a time, as the plain path reads it.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import accumulate, compress
+from typing import TYPE_CHECKING
+
+from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, LineEntry, ShapeEntry, ShapeMemo, plog_time
+from .model import CODE, SIGNATURE
+from .uniform import TO_ZERO
+from .verdict import MAX_KEEP
+
+if TYPE_CHECKING:       # pragma: no cover
+    from .scan import Scanner, _State
+
+SHAPE_PART = 1 << 20        # bytes of a block read by shapes at a time
+MAX_KEYS = 10000            # dedupe keys made from templates that are remembered
+MAX_NEW = 256               # new shapes a part learns; a part with more is searched by the automaton
+LONG_PART = 64 << 10        # a part whose first line is this long reads that line on its own
+KEPT_PAST_CAP = frozenset([SIGNATURE, CODE])    # kinds of a new line kept past scan.MAX_DISTINCT
+#: bytes.translate: keep only the ASCII digits and the newlines
+NOT_DIGITS_NL = bytes(c for c in range(256) if not (48 <= c <= 57 or c == 10))
+
+
+def _max_distinct() -> int:
+    from . import scan      # scan imports this module; its limit may be changed (tests) after import
+    return scan.MAX_DISTINCT
+
+
+class ShapeReader:
+    """Reads blocks for ``scanner`` (whose ``_line``, ``_keep``, ``_count`` and stall tracker it uses)."""
+
+    def __init__(self, scanner: "Scanner"):
+        self.sc = scanner
+        self._valid: dict[bytes, bool] = {}      # the year, month, day and hour of a plog time -> line_time takes it
+        self._clock: dict[bytes, str] = {}       # its month to second -> "MM-DD HH:MM:SS."
+        self._keys: dict[tuple, str] = {}        # (template, the digits its key is made of) -> the key
+        self._search = 0                         # parts to search with the automaton before shapes are tried again
+        self._searched = 0                       # how many were searched the last time
+
+    def block(self, buf: bytearray, end: int, name: str, lineno: int, st: "_State", memo: ShapeMemo) -> int:
+        """Read ``buf[:end]`` (whole lines; the last may lack its newline), its first line being ``lineno``;
+        returns the next line number."""
+        start = 0
+        with memoryview(buf) as view:
+            while start < end:
+                stop = buf.find(b"\n", min(start + SHAPE_PART, end) - 1, end) + 1 or end
+                with view[start:stop] as part:
+                    lineno = self._part(bytes(part), name, lineno, st, memo)
+                start = stop
+        return lineno
+
+    def _part(self, text: bytes, name: str, lineno: int, st: "_State", memo: ShapeMemo) -> int:
+        """Read the part ``text`` (whole lines), its first line being ``lineno``; returns the next line number."""
+        while len(text) > LONG_PART and text.find(b"\n", 0, LONG_PART) < 0:
+            # a long first line is read on its own (its shape would only cost), then the rest
+            cut = text.find(b"\n")
+            self._one(memo.long, text if cut < 0 else text[:cut], b"", None, name, lineno, st, memo)
+            lineno += 1
+            if cut < 0 or cut + 1 == len(text):
+                return lineno
+            text = text[cut + 1:]
+        if self._search > 0:        # parts of too many new shapes lately: search this one with the automaton
+            self._search -= 1
+            return self.sc._search_block(text, len(text), name, lineno, st, memo.pf, memo.pf.matches(text), memo.pf)
+        shapes = text.translate(TO_ZERO).split(b"\n")
+        if text[-1:] == b"\n":
+            shapes.pop()
+        entry = {k: memo.get(k) for k in set(shapes)}       # shape -> entry, each shape once
+        orig = None
+        new = []
+        for k, e in entry.items():
+            if e is None:
+                if memo.kept(k):
+                    new.append(k)
+                else:
+                    entry[k] = memo.long        # a long line, carriage-return updates: read on its own
+        if new:
+            orig = text.split(b"\n")
+            first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))     # shape -> its first line
+            if len(new) > MAX_NEW:
+                # more new shapes than learning them would repay: the automaton reads this part, and only the
+                # shapes that repeat in it are learnt (a log whose every line has a shape of its own stays cheap)
+                counts = Counter(shapes)
+                for k in sorted((k for k in new if counts[k] > 1), key=counts.__getitem__, reverse=True)[:MAX_NEW]:
+                    memo.learn(orig[first[k]], k)
+                self._searched = min(2 * self._searched + 1, 31)
+                self._search = self._searched           # the next parts are searched too, more of them each time
+                return self.sc._search_block(text, len(text), name, lineno, st, memo.pf, memo.pf.matches(text), memo.pf)
+            self._searched = 0
+            for k in new:
+                entry[k] = memo.learn(orig[first[k]], k)
+        gh = 0
+        others = set()
+        hits = []
+        for k, e in entry.items():
+            if e.kind is not NOTHING:
+                others.add(k)
+            elif e.gh:
+                hits.append(k)
+        if hits:
+            if len(hits) > 2:
+                counts = Counter(shapes)
+                gh = sum(entry[k].gh * counts[k] for k in hits)
+            else:
+                gh = sum(entry[k].gh * shapes.count(k) for k in hits)
+        if others:
+            todo = list(compress(range(len(shapes)), map(others.__contains__, shapes)))
+            ents = {i: entry[shapes[i]] for i in todo}
+            if orig is None:
+                orig = _lines_at(text, shapes, todo)
+            bars = [i for i in todo if ents[i].cut is not None]
+            if bars:
+                last = set(dict(zip([_bar_of(orig[i], ents[i].cut) for i in bars], bars)).values())
+                todo = [i for i in todo if ents[i].cut is None or i in last]
+            digits = None
+            if any(entry[k].kind is EXACT for k in others):
+                digits = text.translate(None, NOT_DIGITS_NL).split(b"\n")
+            gh += self._lines(todo, ents, orig, digits, shapes, name, lineno, st, memo)
+        if gh:
+            self.sc.count_generic(gh, st)
+        return lineno + len(shapes)
+
+    def _lines(self, todo: list[int], ents: dict[int, ShapeEntry], orig, digits, shapes: list[bytes], name: str,
+               lineno: int, st: "_State", memo: ShapeMemo) -> int:
+        """The lines ``todo`` of the part, in order; returns the error-word hits of those counted in bulk."""
+        lines = st.lines
+        valid = self._valid
+        cap = _max_distinct()
+        gh = 0
+        # a template's dedupe key, or a line entry -> [lines, earliest time (from the month on), dedupe key, codes,
+        # rank]: lines of one dedupe key may differ in their codes (HCCL's ret[5] and ret[9] are both "ret[#]")
+        bulk: dict = {}
+        last = b""                      # the time of the last line counted in bulk (b"": none since the last flush)
+        for i in todo:
+            e = ents[i]
+            le = None
+            if e.kind is EXACT:
+                d = digits[i]
+                tpl = e.tpl
+                if tpl is not None:
+                    v = tpl.v
+                else:
+                    le = e.lines.get(d[e.h:])
+                    if le is None:
+                        le = memo.line(e, orig[i], shapes[i], d)
+                    else:
+                        e.hits += 1
+                    v = le.v if le.bulk else None
+                if v is not None:
+                    ts = e.ts
+                    t = d[ts:ts + 20]
+                    ok = valid.get(t[:10])
+                    if ok is None:
+                        ok = valid[t[:10]] = plog_time(t, 0) is not None
+                    if ok:
+                        key = v.key if tpl is None else self._key_of(tpl, d)
+                        t = t[4:]
+                        if key in lines:
+                            group = key if le is None else le
+                            acc = bulk.get(group)
+                            if acc is None:
+                                bulk[group] = [1, t, key, v.codes, "" if le is None else le.rank]
+                            else:
+                                acc[0] += 1
+                                if t < acc[1]:
+                                    acc[1] = t
+                            last = t
+                            gh += v.gh
+                            continue
+                        if len(lines) >= cap and not (v.kinds & KEPT_PAST_CAP):
+                            last = t            # a new line past the cap is not kept: only its time is noted
+                            gh += v.gh
+                            continue
+                        if tpl is not None:
+                            # a new kept line: what the lines gathered so far change (counts and times of other
+                            # kept lines) it neither reads nor changes, but for the time noted last
+                            gh += v.gh
+                            self.sc._keep(st, name, lineno + i, orig[i].decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP],
+                                          tpl.verdict(d.decode("ascii"), key), self._time(t), "")
+                            last = t
+                            continue
+            if bulk or last:
+                self._flush(bulk, last, name, st)
+                bulk, last = {}, b""
+            self._one(e, orig[i], shapes[i], None if digits is None else digits[i], name, lineno + i, st, memo, le)
+        if bulk or last:
+            self._flush(bulk, last, name, st)
+        return gh
+
+    def _flush(self, bulk: dict, last: bytes, name: str, st: "_State") -> None:
+        """Count in the lines gathered in ``bulk`` (each one's kept line exists); ``last``: the time of the last
+        line counted in since the last flush."""
+        for n, t, key, codes, rank in bulk.values():
+            ln = st.lines[key]
+            ln.count += n
+            if rank:
+                ln.ranks.add(rank)
+            time = self._time(t)
+            if not ln.time or time < ln.time:
+                ln.time = time
+            for ck in codes:
+                if ck in st.codes:
+                    st.codes[ck].count += n
+            if st.code_seen is not None:
+                for ck in codes:
+                    st.code_seen[ck] = st.code_seen.get(ck, 0) + n
+        st.last_time[name] = self._time(last)
+
+    def _key_of(self, tpl, d: bytes) -> str:
+        """The dedupe key a template gives the line whose digits are ``d`` (remembered)."""
+        at = (tpl, d[tpl.lo:])
+        k = self._keys.get(at)
+        if k is None:
+            if len(self._keys) >= MAX_KEYS:
+                self._keys.clear()
+            k = self._keys[at] = tpl.key(d.decode("ascii"))
+        return k
+
+    def _time(self, t: bytes) -> str:
+        """line_time of a plog time's digits from the month on (MMDDhhmmssmmmuuu)."""
+        clock = self._clock.get(t[:10])
+        if clock is None:
+            c = t[:10].decode("ascii")
+            clock = self._clock[t[:10]] = f"{c[:2]}-{c[2:4]} {c[4:6]}:{c[6:8]}:{c[8:10]}."
+            if len(self._clock) > 10000:
+                self._clock.clear()
+        return clock + t[10:].decode("ascii")
+
+    def _one(self, e: ShapeEntry, raw: bytes, key: bytes, digits: bytes | None, name: str, lineno: int,
+             st: "_State", memo: ShapeMemo, le: "LineEntry | None" = None) -> None:
+        """One line whose entry ``e`` is not NOTHING, as the plain path reads it (from what is known of it;
+        ``le``: its line entry when already looked up)."""
+        sc = self.sc
+        kind = e.kind
+        if kind is PROGRESS_ONLY:
+            sc.stalls.note(raw, lineno, st.order)
+            return
+        if le is None and kind is EXACT:
+            if digits is None:
+                digits = raw.translate(None, NOT_DIGITS)
+            le = e.lines.get(digits[e.h:])
+            if le is None:
+                le = memo.line(e, raw, key, digits)
+            else:
+                e.hits += 1
+        if le is None or le.v is None:      # ONEBYONE, or not sure: the line is read on its own
+            trigs = memo.trigs(raw)
+            if trigs:
+                sc._line(raw, trigs, name, lineno, st)
+            return
+        v = le.v
+        for _ in range(v.notes):
+            sc.stalls.note(raw, lineno, st.order)
+        if v.gh:
+            sc.count_generic(v.gh, st)
+        if v.kinds:
+            time = le.time if le.ts < 0 else plog_time(digits, le.ts)
+            if time is None or not sc._count(st, name, v, time, le.rank):
+                sc._keep(st, name, lineno, raw.decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP], v, time,
+                         None if time is None else le.rank)
+
+
+def _lines_at(text: bytes, shapes: list[bytes], wanted: list[int]) -> "list[bytes] | dict[int, bytes]":
+    """The lines of ``text`` (of these shapes: the same lengths) at the indexes ``wanted``: a list of all its
+    lines when many are wanted, else a dict of those."""
+    if len(wanted) * 4 > len(shapes):
+        return text.split(b"\n")
+    ends = list(accumulate(map(len, shapes)))       # line i ends at ends[i] + i (i newlines before it)
+    return {i: text[ends[i] + i - len(shapes[i]):ends[i] + i] for i in wanted}
+
+
+def _bar_of(raw: bytes, cut: tuple[int, int, int]) -> tuple[bytes, bytes]:
+    """What tells the bar of a progress update apart for StallTracker.note (its text before the percentage and
+    its total), at the places ``cut`` of its shape."""
+    a, j, k = cut
+    return raw[:a], raw[j:k]

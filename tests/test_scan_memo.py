@@ -1,0 +1,107 @@
+"""What the fast path of the scan relies on: digit-uniform regexes, where codes can be on a shape, and
+templates of kept plog lines (uniform.py, codes.py, template.py)."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ascend_doctor.diagnose.evidence import codes
+from ascend_doctor.diagnose.evidence import template
+from ascend_doctor.diagnose.evidence.memo import plog_time
+from ascend_doctor.diagnose.evidence.scan import CODE_PREFIXES
+from ascend_doctor.diagnose.evidence.prefilter import Prefilter
+from ascend_doctor.diagnose.evidence.uniform import shape, uniform
+from ascend_doctor.diagnose.evidence.verdict import Classifier
+
+
+@pytest.mark.parametrize("rx, same", [
+    (r"\bBus error(?: \(core dumped\))?\s*$", True), (r"[0-9a-f]+\d\w.\S", True), (r"[^\d]x\D\W\s", True),
+    (r"(?i)abc", True), (r"(a)?(?(1)b|c)", True),
+    (r"error code is 507033\b", False), (r"[1-9]", False), (r"(a)\1", False), (r"(?<=:0\d)x", False),
+    (r"[0-4a]", False),
+])
+def test_digit_uniform_regexes(rx, same):
+    assert uniform(re.compile(rx)) is same
+
+
+FRAGMENTS = ["error code is ", "ret is ", "ret[", "]", "EZ", "E", "ERR", "HCCL ", "fault event ", "0x", "x",
+             "failed, ", "errno: ", "错误码", "返回", " ", "-", "(ret = ", "aclError:", "result = ", "ei"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.from_regex(r"\A[0-9]{1,9}\Z")), max_size=12), st.randoms())
+def test_a_shape_that_cannot_hold_a_code_holds_none(parts, rnd):
+    """``codes.possible`` is False only when no line of the shape holds a code, and ``codes.spans`` covers
+    every code found."""
+    line = "".join(parts)
+    other = re.sub(r"[0-9]", lambda m: str(rnd.randrange(10)), line)
+    key = shape(line.encode()).decode()
+    assert key == shape(other.encode()).decode()
+    for text in (line, other):
+        found = codes.extract(text)
+        if found:
+            assert codes.possible(key)
+            spans = codes.spans(key)
+            for _fam, code in found:
+                assert any(code.lower() in text[s:e].lower() for s, e in spans), (text, code, spans)
+
+
+def _trigs(cl, pf, line: bytes) -> set[bytes]:
+    found = {pf.triggers[i] for i, _s, _e in pf.matches(line)}
+    if not found.isdisjoint(CODE_PREFIXES):
+        found -= CODE_PREFIXES
+        if codes.BLOCK_RE.search(line):
+            found.add(b"")
+    return found
+
+
+@pytest.mark.parametrize("body", [
+    "[op_desc.cc:914]{t} GetAttr: attribute _datadump_original_op_names of op Add_{n} is empty",
+    "[device.cc:334]{t} GetDeviceCapability: feature {d} query failed, use default",
+    "[tsd_client.cpp:481][{t}] TsdCapabilityGet: capability {d} not supported on this chip",
+])
+def test_a_template_gives_every_line_of_its_shape_what_reading_it_gives(body):
+    cl = Classifier([])
+    pf = Prefilter([*cl.kind_of, *CODE_PREFIXES])
+
+    def classify(b: bytes):
+        return cl.classify(b, _trigs(cl, pf, b))
+
+    def line(rnd: random.Random) -> bytes:
+        t = f"{rnd.randrange(10000, 99999)}"
+        ts = f"2025-0{rnd.randrange(1, 10)}-{rnd.randrange(10, 29)}-1{rnd.randrange(10)}:{rnd.randrange(10, 60)}:" \
+             f"{rnd.randrange(10, 60)}.{rnd.randrange(100, 1000)}.{rnd.randrange(100, 1000)}"
+        return (f"[ERROR] GE({rnd.randrange(1000, 9999)},python3):{ts} "
+                + body.format(t=t, n=rnd.randrange(10, 100), d=rnd.randrange(10))).encode()
+
+    rnd = random.Random(7)
+    first = line(rnd)
+    key = shape(first)
+    ts = key.decode().count("0", 0, key.decode().index("):") + 2)
+    tpl = template.make(first, key, ts, classify, lambda _b: True, plog_time)
+    assert tpl is not None
+    for _ in range(200):
+        b = line(rnd)
+        if shape(b) != key:
+            continue
+        d = bytes(c for c in b if 48 <= c <= 57)
+        v, got = classify(b), tpl.verdict(d.decode())
+        assert (got.key, got.cleaned, got.kinds, got.sigs, got.codes, got.gh) == \
+            (v.key, v.cleaned, v.kinds, v.sigs, v.codes, v.gh)
+
+
+def test_no_template_where_the_digits_reach_more_than_the_text():
+    cl = Classifier([])
+    pf = Prefilter([*cl.kind_of, *CODE_PREFIXES])
+    for body in ("[hccl.cc:12][7] HcclAllReduce is failed. ret[9]",          # a code
+                 "[x.cc:1][2] error: 0 errors, rank=3 failed",                 # a rank, "0 errors"
+                 "[x.cc:1][2] failed at 0x7ffd1234abcd"):                     # the dedupe key's 0x rule
+        b = f"[ERROR] HCCL(1234,python3):2025-08-20-10:00:00.000.000 {body}".encode()
+        key = shape(b)
+        ts = key.decode().count("0", 0, key.decode().index("):") + 2)
+        assert template.make(b, key, ts, lambda x: cl.classify(x, _trigs(cl, pf, x)), lambda _b: True,
+                             plog_time) is None, body
