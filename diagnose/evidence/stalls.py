@@ -94,6 +94,35 @@ def shown(seg: str) -> str:
     return cl.strip_prefixes(seg)[:300]
 
 
+def _bar_key(raw: bytes) -> bytes | None:
+    """Which bar a progress line updates, with bytes methods (several times cheaper than a regex on every
+    line of a tqdm-heavy log): the text before its percentage and its "/total [" part; None when there is
+    no "a/b [" after a percentage (a line that quotes a percentage is no update)."""
+    i = raw.find(b"%")
+    j = raw.find(b"/", i)
+    k = raw.find(b"[", j)
+    if i < 0 or j < 0 or k < 0:
+        return None
+    return raw[:i].rstrip(b"0123456789 ") + b"\x00" + raw[j:k]
+
+
+def _last_of_each_bar(raw: bytes) -> str:
+    """A line of carriage-return updates (a terminal capture of tqdm) cut down to the last update of each
+    bar that parses, in their order: the tracker keeps only a bar's last state, and parsing every one of
+    thousands of updates is where a progress-heavy log's time went."""
+    kept: list[str] = []
+    seen: set[bytes] = set()
+    for seg in reversed(raw.rstrip(b"\r").split(b"\r")):
+        key = _bar_key(seg)
+        if key is None or key in seen:
+            continue
+        text = seg.decode("utf-8", "replace")
+        if _updates(text):
+            seen.add(key)
+            kept.append(text)
+    return "\r".join(reversed(kept))
+
+
 class StallTracker:
     """Follows progress bars through one input after another; ``finish()`` reports the stalls."""
 
@@ -109,15 +138,11 @@ class StallTracker:
         raw = bytes(raw)
         if b"\r" in raw.rstrip(b"\r"):
             self._flush()
-            self.feed(raw.decode("utf-8", "replace").rstrip("\r"), lineno, order)
+            self.feed(_last_of_each_bar(raw), lineno, order)
             return
-        # the key with bytes methods (several times cheaper than a regex on every line of a tqdm-heavy log)
-        i = raw.find(b"%")
-        j = raw.find(b"/", i)
-        k = raw.find(b"[", j)
-        if i < 0 or j < 0 or k < 0:
+        key = _bar_key(raw)
+        if key is None:
             return                  # no "a/b [" after the percentage: not an update (it quotes a percentage)
-        key = bytes(raw[:i].rstrip(b"0123456789 ")) + b"\x00" + bytes(raw[j:k])   # raw may be a bytearray
         self._pending.pop(key, None)            # re-insert: the dict keeps the order of last updates
         self._pending[key] = (raw, lineno, order)
         if len(self._pending) > MAX_BARS:
