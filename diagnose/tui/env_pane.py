@@ -152,6 +152,10 @@ class EnvironmentPane(Vertical):
                 if health >= 0:
                     cells[health].stylize(HEALTH_STYLE.get(row[health], ""))
                 table.add_row(*cells)
+            # its height from its rows now (header + one line a device), not measured when the table is next
+            # idle: under load that measurement could come after the overview's last layout and leave the
+            # table drawn zero lines high
+            table.styles.height = len(rows) + 1
         else:
             table.display = False
         if self.app.focused is table and not table.display or self.app.focused is None and self.view == "env-overview":
