@@ -53,8 +53,11 @@ module modules named self args kwargs none nonetype true false site-packages pac
 lib init main file line lines type value values key keys error_code
 attributeerror typeerror valueerror keyerror runtimeerror importerror modulenotfounderror indexerror oserror
 assertionerror notimplementederror filenotfounderror permissionerror zerodivisionerror nameerror
+collect2 returned exit status exited errored subprocess command make
 """.split())
-#: (above, second set) the words of any Python traceback: they say an exception happened, not which one
+#: (above, second set) the words of any Python traceback and of a build's or a command's last line
+#: ("collect2: error: ld returned 1 exit status", "make: *** Error 1", "Command errored out with exit
+#: status 1"): they say that something failed, not what
 CJK_STOP = frozenset("""问题 报错 错误 失败 出现 使用 运行 请问 如何 怎么 为什么 一个 这个 没有 可以 时候 的时 候报 执行 进行 以下 如下
 一段 段时 时间 间后 之后 以后 后报 模型 调用 服务 部署 推理 训练 启动 环境 版本 安装 配置 设置 参数 正常 发现 目前 现在 已经 但是 然后
 所以 因为 如果 需要 是否 什么 怎样 一下 这样 那么 我们 你们 他们 自己 还是 或者 以及 其中 同时 情况 方式 方法 系统 机器 节点 任务 程序
@@ -71,6 +74,8 @@ AGREEMENT_MAX = 0.65   # with agreement: several sentences, or the title and the
 TOP_K = 8              # problems a report's words may support
 WHOLE_MAX = 0.3        # the whole report's words, when no single sentence is specific enough
 RARE_POSTINGS = 5      # a term at most this many problems use is specific
+RARE_CJK_PAIR = 3      # a Chinese character pair at most this many problems use ...
+RARE_CJK_PAIR_FACTOR = 0.3   # ... counts this much of its IDF in a sentence's information to explain
 FULL_INFO = 12.0       # shared information (sum of IDF) that counts in full: about two rare terms
 
 
@@ -144,7 +149,7 @@ class Retriever:
         terms = {t for t in self.terms(sentence) if t in self.idf}
         if len(terms) < MIN_TERMS:
             return {}
-        total = sum(self.idf[t] for t in terms)
+        total = sum(self._weight_in_query(t) for t in terms)
         shared: dict[str, list[str]] = defaultdict(list)
         for t in terms:
             postings = self.postings[t]
@@ -164,6 +169,14 @@ class Retriever:
                 out[pid] = (cov * min(1.0, info / FULL_INFO) * self.length_factor[pid],
                             sorted(ts, key=lambda t: -self.idf[t]))
         return out
+
+    def _weight_in_query(self, t: str) -> float:
+        """How much of a sentence's information a term is. Chinese is cut into character pairs, and a pair
+        that spans two words ("机器下训练" gives 器下, 下训) is rare in the knowledge only because it is no
+        word: such rare pairs count little in what a problem must explain (shared, they count in full)."""
+        if len(self.postings[t]) <= RARE_CJK_PAIR and CJK_RUN.match(t):
+            return self.idf[t] * RARE_CJK_PAIR_FACTOR
+        return self.idf[t]
 
     def retrieve(self, title: str | None, sentences: list[str]) -> dict[str, Hit]:
         """pid -> Hit for the problems the report's words point to (at most TOP_K)."""
@@ -203,7 +216,7 @@ class Retriever:
         terms = {t for t in terms if len(self.postings[t]) <= len(self.docs) * 0.25}
         if not terms:
             return {}
-        total = sum(self.idf[t] for t in terms)
+        total = sum(self._weight_in_query(t) for t in terms)
         shared: dict[str, list[str]] = defaultdict(list)
         for t in terms:
             for pid in self.postings[t]:
@@ -236,7 +249,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 
 
 def cached(kb, problems, norm) -> Retriever:

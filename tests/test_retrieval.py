@@ -1,0 +1,80 @@
+"""Reading a report's words (matcher/retrieval.py) on a small knowledge of its own: what a user relies on
+is that the problem their sentences describe is found, and that a word many problems share is not."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from ascend_doctor.diagnose.matcher.retrieval import SENTENCE_MAX, Retriever
+
+
+def _problem(pid: str, title_en: str, title_zh: str = "", symptoms=(), root: str = "") -> SimpleNamespace:
+    return SimpleNamespace(id=pid, title={"en": title_en, "zh": title_zh},
+                           symptoms={"en": [s for s in symptoms if s.isascii()],
+                                     "zh": [s for s in symptoms if not s.isascii()]},
+                           summary={"en": "", "zh": ""}, root_cause={"en": root, "zh": ""}, fixes=[], codes=[])
+
+
+FILLER = [_problem(f"filler-{i}", f"unrelated topic {w} about {v}", symptoms=[f"{w} {v} stops"])
+          for i, (w, v) in enumerate((a, b) for a in ("scheduler", "tokenizer", "checkpoint", "profiler",
+                                                      "dataloader", "optimizer", "compiler", "container")
+                                     for b in ("quota", "latency", "throughput", "format", "cache"))]
+
+
+@pytest.fixture(scope="module")
+def retriever() -> Retriever:
+    problems = FILLER + [
+        _problem("nccl-on-npu", "Training initialises the NCCL backend on an Ascend NPU", "NPU 上训练初始化 NCCL 后端报错",
+                 symptoms=["训练时找不到 nccl", "Distributed package doesn't have NCCL built in"],
+                 root="The script asks torch for the nccl backend; on NPU the backend is hccl."),
+        _problem("shm-too-small", "Container /dev/shm too small for the dataloader workers", "容器 /dev/shm 太小",
+                 symptoms=["bus error in dataloader worker", "共享内存不足"], root="docker gives 64 MB of /dev/shm; pass --shm-size."),
+        _problem("hccl-buffsize", "HCCL_BUFFSIZE too small for the all-to-all", "HCCL_BUFFSIZE 设置过小",
+                 symptoms=["all-to-all fails with a buffer size error"], root="HCCL_BUFFSIZE below what MoE dispatch needs."),
+        _problem("host-oom-killer", "The host's OOM killer ends the training process", "主机 OOM killer 杀掉训练进程",
+                 symptoms=["worker exited with exit status 137", "Killed"],
+                 root="The kernel OOM killer stops the process, whose launcher then returned exit status 137."),
+    ]
+    # Chinese titles whose character pairs the report's sentence also holds across its word boundaries
+    problems += [_problem(f"zh-{i}", f"other zh topic {i}", zh) for i, zh in
+                 enumerate(("以下训练参数无效", "错误信息不完整", "日志报无效句柄", "相关错误码说明", "会报告进度",
+                                "机器下线后重连", "方法找不到", "等相关组件", "结合使用"))]
+    return Retriever(problems, SimpleNamespace(canonical={}))
+
+
+def test_a_chinese_sentence_finds_its_problem_despite_pairs_that_span_words(retriever):
+    # 机器下训练 yields the pairs 器下 / 下训, rare only because they are no word: they must not drown the
+    # words that matter (nccl, 训练, 找不到)
+    hits = retriever.retrieve(None, ["NPU机器下训练，使用torch-npu结合torch会报无法找到nccl、ccl等相关错误信息"])
+    assert next(iter(hits)) == "nccl-on-npu"
+
+
+def test_identifiers_are_terms_whole(retriever):
+    assert "/dev/shm" in retriever.terms("容器里 /dev/shm 只有 64M")
+    assert "hccl_buffsize" in retriever.terms("设置HCCL_BUFFSIZE后仍然报错")
+    assert "--shm-size" in retriever.terms("docker run --shm-size 16g")
+    hits = retriever.retrieve(None, ["设置HCCL_BUFFSIZE=50后 all-to-all 还是失败"])
+    assert next(iter(hits)) == "hccl-buffsize"
+
+
+def test_one_shared_common_word_links_nothing(retriever):
+    assert retriever.retrieve(None, ["the scheduler was slow today"]) == {} or \
+        all(h.weight < SENTENCE_MAX for h in retriever.retrieve(None, ["the scheduler was slow today"]).values())
+    assert retriever.retrieve(None, ["训练"]) == {}
+
+
+def test_title_and_body_agreeing_weigh_more_than_one_sentence(retriever):
+    one = retriever.retrieve(None, ["bus error in the dataloader worker inside docker"])["shm-too-small"].weight
+    both = retriever.retrieve("[Bug]: dataloader bus error, /dev/shm is 64M",
+                              ["bus error in the dataloader worker inside docker"])["shm-too-small"].weight
+    assert both > one
+    assert one <= SENTENCE_MAX
+
+
+def test_the_last_line_of_a_failed_build_or_command_is_no_evidence(retriever):
+    """It says that something failed, never what: its words must not point at a problem that happens to
+    mention an exit status."""
+    for line in ("collect2: error: ld returned 1 exit status", "make: *** [Makefile:160: all] Error 2",
+                 "ERROR: Command errored out with exit status 1"):
+        assert retriever.retrieve(None, [line]) == {}, line
