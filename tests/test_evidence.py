@@ -198,3 +198,15 @@ def test_a_symbolic_code_name_counts_as_its_code(cli):
     r = cli("diagnose", "--no-env", "--format", "json", "--text", "torch_npu init failed: ACL_ERROR_RT_DEV_SETUP_ERROR")
     ev = [e for f in json.loads(r.out)["findings"] for e in f["evidence"]]
     assert any(e["kind"] == "code" and "507033" in e["detail"] for e in ev)
+
+
+def test_issue_form_labels_are_not_the_users_sentences():
+    """A GitHub issue form prints every field label as a level-3 heading ("### Operating System Version|
+    操作系统版本"): the template's words, in every report alike; the user's own lines stay prose."""
+    ev = read_evidence([], text=("### Description of the bug | 错误描述\n\nminerU在910B上启动报错，能正常解析\n\n"
+                                 "### Operating System Version| 操作系统版本\n\naarch64\n\n### Python version\n\n3.10\n\n"
+                                 "## NPU out of memory after the upgrade to CANN 8.3\n"))
+    assert any(p.startswith("minerU在910B上启动报错") for p in ev.prose)
+    assert not any("Operating System" in p or "Python version" in p or "错误描述" in p for p in ev.prose)
+    assert ev.title == ""             # the paste began at the form, without the issue title
+    assert any(p.startswith("NPU out of memory after the upgrade") for p in ev.prose)
