@@ -11,10 +11,8 @@ from __future__ import annotations
 import re
 
 try:                                    # Python 3.11+
-    from re import _constants as _c
     from re import _parser as _p
 except ImportError:                     # pragma: no cover - Python 3.9 and 3.10
-    import sre_constants as _c          # type: ignore[no-redef]
     import sre_parse as _p              # type: ignore[no-redef]
 
 #: bytes.translate table: every ASCII digit -> "0"
