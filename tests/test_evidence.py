@@ -209,4 +209,5 @@ def test_issue_form_labels_are_not_the_users_sentences():
     assert any(p.startswith("minerU在910B上启动报错") for p in ev.prose)
     assert not any("Operating System" in p or "Python version" in p or "错误描述" in p for p in ev.prose)
     assert ev.title == ""             # the paste began at the form, without the issue title
+    assert not any("错误描述" in ln.text for ln in ev.first_errors(10))    # a label naming errors is none
     assert any(p.startswith("NPU out of memory after the upgrade") for p in ev.prose)

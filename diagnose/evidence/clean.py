@@ -123,6 +123,10 @@ ISSUE_TAG = re.compile(
     r"|【[^】]{1,12}】\s*|#{1,3}\s+)+", re.I)
 
 
+#: the label of a field of a GitHub / Gitee issue form ("### Operating System Version| 操作系统版本",
+#: "### Python version"): the template's words, the same in every report, not the user's
+FORM_LABEL = re.compile(r"^\s*#{3,6}\s+(?=\S)(?:[^|｜]{1,60}\s*[|｜]\s*[^|｜]{1,40}|.{1,60})\s*$")
+
 def strip_issue_tags(line: str) -> str:
     """``[Bug]: NPU OOM ...`` / ``【问题】…`` / ``### Title`` -> the words after the tag."""
     return ISSUE_TAG.sub("", line).strip()

@@ -46,9 +46,6 @@ CODE_PREFIXES = frozenset([b"ERR"] + [b"E" + bytes([c, d]) for c in b"ABCDEFGHIJ
                                       for d in b"0123456789"])
 PROSE_SKIP = re.compile(r"^\s*(?:[\[(<|+]|\S+\.(?:py|cc|cpp|h):\d+|at |File \"|\d{2,4}[-/:])")
 CJK = re.compile(r"[\u3400-\u9fff]")
-#: the label of a field of a GitHub / Gitee issue form ("### Operating System Version| 操作系统版本",
-#: "### Python version"): the template's words, the same in every report, not the user's
-FORM_LABEL = re.compile(r"^\s*#{3,6}\s+(?=\S)(?:[^|｜]{1,60}\s*[|｜]\s*[^|｜]{1,40}|.{1,60})\s*$")
 #: False: every line holding a trigger is classified on its own, the reference the faster paths are
 #: tested against (tests/test_scan_fast.py)
 FAST = True
@@ -346,7 +343,7 @@ def report_title(heads: list[tuple[str, str]]) -> str:
     or words rather than a log record)."""
     for name, text in heads[:1]:
         first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-        if FORM_LABEL.match(first):
+        if cl.FORM_LABEL.match(first):
             return ""            # the paste starts at the issue form's first field: no title was pasted
         title = cl.strip_issue_tags(first)
         if title != first:
@@ -365,7 +362,7 @@ def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
     out: list[str] = []
     for _name, text in heads:
         for line in text.splitlines():
-            if FORM_LABEL.match(line):
+            if cl.FORM_LABEL.match(line):
                 continue
             s = cl.strip_issue_tags(line) if line.lstrip()[:1] in ("[", "【", "#") else line.strip()
             if not (4 <= len(s) <= 400) or PROSE_SKIP.match(s):

@@ -152,8 +152,9 @@ class Classifier:
 
 
 def is_error_line(cleaned: str) -> bool:
-    """An error word on the line is an error: not "0 errors", and one of ERROR_LINE's words is there."""
-    return not BENIGN_ERROR.search(cleaned) and bool(ERROR_LINE.search(cleaned))
+    """An error word on the line is an error: not "0 errors", not an issue form's field label ("### Error
+    log | 错误日志"), and one of ERROR_LINE's words is there."""
+    return not BENIGN_ERROR.search(cleaned) and bool(ERROR_LINE.search(cleaned)) and not cl.FORM_LABEL.match(cleaned)
 
 
 def cannot_be_error(raw_b: bytes) -> bool:
