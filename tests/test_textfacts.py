@@ -94,3 +94,25 @@ def test_every_match_holds_one_of_its_gate_words():
             m = pat.search(text)
             if m:
                 assert any(w in tf._folded(m.group(0)) for w in tf.GATES[key]), (key, text)
+
+
+def test_a_pasted_table_means_what_the_probe_reads():
+    """One mapping from an npu-smi table to the hardware family: every recorded table pasted into a report
+    gives the family the probe derives from the same table (or none where the probe says nothing)."""
+    from ascend_doctor.diagnose.evidence.textfacts import facts_from_text
+    from ascend_doctor.diagnose.parsers.npu_smi_info import parse
+    from ascend_doctor.diagnose.probes.derived import family_of
+
+    from .conftest import FIXTURES
+
+    tables = sorted((FIXTURES / "samples/npu-smi-info").glob("*.txt")) + \
+        sorted((FIXTURES / "samples/own").glob("npu-smi-info-*.txt"))
+    assert len(tables) >= 15
+    for path in tables:
+        text = path.read_text()
+        v = parse(text).value or {}
+        devs = v.get("devices") or []
+        name0 = next((d.get("name") for d in devs if d.get("name")), None)
+        probed = family_of(name0, devs, v.get("layout"))
+        pasted = [f.value for f in facts_from_text("<text>", text) if f.key == "hardware.family"]
+        assert pasted == ([probed] if probed else []), path.name

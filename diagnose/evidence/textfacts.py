@@ -81,24 +81,6 @@ MAX_TOOL_LINE = 2000
 MAX_PROSE_LINE = 2000      # longer lines are not read for prose facts
 
 
-def family_of_chip(name: str) -> str:
-    n = name.replace(" ", "")
-    low = n.lower()
-    if "910_93" in low or low.startswith("910c"):
-        return "a3"
-    if low.startswith(("910b", "ascend910b")):
-        return "a2"
-    if low.startswith(("310p", "ascend310p")):
-        return "310p"
-    if low.startswith(("310b", "ascend310b")):
-        return "310b"
-    if low.startswith(("910", "ascend910")):
-        return "910"
-    if low.startswith(("310", "ascend310")):
-        return "310"
-    return "unknown"
-
-
 def _src(name: str, line: int) -> str:
     return f"text:{name}:{line}"
 
@@ -124,11 +106,11 @@ def _block_facts(name: str, block, out: dict[str, Fact]) -> None:
             name0 = next((d.get("name") for d in devs if d.get("name")), "")
             put("npu.chip_name", name0)
             if name0:
-                # the probes' mapping first (it reads an A3 table's two dies under one NPU id as A3, where
-                # the bare chip name "Ascend910" alone would say first-generation 910), then the name
+                # the probes' mapping, so a table means the same pasted as probed (it reads an A3 table's
+                # two dies under one NPU id as A3, where the bare chip name "Ascend910" alone says nothing)
                 from ..probes.derived import family_of
 
-                put("hardware.family", family_of(name0, devs, v.get("layout")) or family_of_chip(name0))
+                put("hardware.family", family_of(name0, devs, v.get("layout")))
             put("npu.health", [{"npu_id": d.get("npu_id"), "chip_id": d.get("chip_id"), "health": d.get("health")} for d in devs])
         put("npu.processes", v.get("processes"))
         put("driver.version", v.get("driver_version"))

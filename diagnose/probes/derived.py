@@ -10,6 +10,7 @@ from .base import MISSING, OK, Fact, ok, same_status
 FAMILIES = (  # (pattern on the SoC or the npu-smi Name, family)
     (re.compile(r"^(?:Ascend)?910B\d", re.I), "a2"),
     (re.compile(r"^(?:Ascend)?910_?93\d\d", re.I), "a3"),
+    (re.compile(r"^(?:Ascend)?910C", re.I), "a3"),
     (re.compile(r"^(?:Ascend)?910(?:ProA|ProB|PremiumA|A|B)$", re.I), "910"),
     (re.compile(r"^(?:Ascend)?310P", re.I), "310p"),
     (re.compile(r"^(?:Ascend)?310B", re.I), "310b"),
