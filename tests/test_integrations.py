@@ -45,11 +45,13 @@ def test_scripts_are_valid_bash():
         r = subprocess.run(["bash", "-n", str(p)], capture_output=True, text=True)
         assert r.returncode == 0, (p, r.stderr)
         assert os.access(p, os.X_OK), p
+    r = subprocess.run(["bash", "-n", str(C / "nhc" / "ascend_doctor.nhc")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr            # sourced by NHC, not executed: no shebang, no x bit
 
 
 @pytest.mark.skipif(tool("shellcheck") is None, reason="shellcheck not installed")
 def test_scripts_pass_shellcheck():
-    files = [str(p) for p in [*C.glob("slurm/*"), C / "k8s" / "collect-fleet.sh"]]
+    files = [str(p) for p in [*C.glob("slurm/*"), C / "k8s" / "collect-fleet.sh", C / "nhc" / "ascend_doctor.nhc"]]
     r = subprocess.run([tool("shellcheck"), "-s", "bash", *files], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout
 
@@ -88,6 +90,33 @@ def test_healthcheck_drains_a_broken_node_and_leaves_a_good_one(tmp_path):
         assert log.exists() == drained
     line = log.read_text()
     assert line.startswith("update NodeName=gpu07 State=DRAIN Reason=ascend-doctor: FAIL: AD-DRV-004"), line
+
+
+def _nhc(tmp_path, profile: str, **extra: str) -> subprocess.CompletedProcess:
+    """check_ascend_doctor run as NHC runs a check: its file sourced into a shell that has NHC's ``die`` and
+    ``log`` (stand-ins that record what NHC would do), then the function called as nhc.conf names it."""
+    shell = ('die() { echo "DIE $*"; exit "$1"; }\nlog() { echo "LOG $*"; }\n'
+             f'. {C / "nhc" / "ascend_doctor.nhc"}\ncheck_ascend_doctor --sim {profile}\necho "RC $?"\n')
+    env = env_with(tmp_path, **{"ASCEND_DOCTOR": AD, "HOSTNAME": "gpu07", **extra})
+    return subprocess.run(["bash", "-c", shell], env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_nhc_check_fails_a_broken_node_and_passes_a_good_one(tmp_path):
+    good = _nhc(tmp_path, "healthy-a2-host")
+    assert good.stdout.strip() == "RC 0", good.stdout + good.stderr
+    bad = _nhc(tmp_path, "npu-smi-hangs")
+    assert bad.returncode == 1
+    assert bad.stdout.startswith("DIE 1 check_ascend_doctor:  ascend-doctor: FAIL: AD-DRV-004"), bad.stdout
+
+
+def test_nhc_check_does_not_fail_the_node_when_ascend_doctor_cannot_run(tmp_path):
+    r = _nhc(tmp_path, "healthy-a2-host", ASCEND_DOCTOR=str(tmp_path / "missing"))
+    assert r.stdout.startswith("LOG check_ascend_doctor:  ascend-doctor could not run on gpu07"), r.stdout
+    assert r.stdout.strip().endswith("RC 0")
+    # NHC's time-out leaves ascend-doctor 5 s less, never less than 5 s
+    slow = fake_bin(tmp_path, "slow-ad", "sleep 30\n") / "slow-ad"
+    r = _nhc(tmp_path, "healthy-a2-host", ASCEND_DOCTOR=str(slow), TIMEOUT="6")
+    assert "exit 124" in r.stdout and r.stdout.strip().endswith("RC 0"), r.stdout
 
 
 def test_collect_fleet_with_a_fake_kubectl(tmp_path):
