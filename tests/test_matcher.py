@@ -179,3 +179,17 @@ def test_a_line_without_a_rare_anchor_is_no_near_miss():
     assert [n.sid for n in near.of("c10_npu::SetDevice(device), error code is 507033")] == ["p#1"]
     assert near.of("error code is 507033") == []                  # the anchor is what ties a line to a signature
     assert near.of("foo.whl is not a supported wheel here") == []  # plain words are no anchor
+
+
+def test_hardware_proposes_a_stacks_problem_only_for_that_stack_or_an_unnamed_one(matcher):
+    """A first-generation 910 is a reason to suspect vLLM-Ascend's unsupported-hardware problem when the
+    report may be about vLLM-Ascend (it names it, or names no stack at all: a bare npu-smi table), never
+    when it is a LLaMA-Factory report."""
+    table = ("| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|\n"
+             "| 0     910ProB             | OK            | 78.0        38                0    / 0             |\n"
+             "| 0                         | 0000:C1:00.0  | 0           2387 / 13553      18   / 32768         |\n")
+    ids = lambda d: [f.id for f in d.findings]                     # noqa: E731
+    assert "vllm-ascend-unsupported-hardware" in ids(run(matcher, table))
+    assert "vllm-ascend-unsupported-hardware" in ids(run(matcher, "vllm-ascend 启动失败\n" + table))
+    lf = run(matcher, "llamafactory-cli chat 在 NPU 上推理报错\n- `llamafactory` version: 0.9.1\n" + table)
+    assert "vllm-ascend-unsupported-hardware" not in ids(lf)

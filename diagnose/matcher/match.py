@@ -50,6 +50,10 @@ IDENT_MAX_PROBLEMS = 5   # an identifier more problems name says nothing about w
 #: symbolic code names worth a look-up (ACL_ERROR_RT_..., ACLNN_ERR_..., HCCL_E_..., DCMI_ERR_...)
 CODE_NAME_PREFIXES = ("ACL_", "ACLNN_", "HCCL_E", "DCMI_", "GE_", "RT_", "ERR_")
 MAX_SUPPORT = 8
+#: the software stacks a user runs: a problem of one of them (vLLM-Ascend on a first-generation 910) is a
+#: candidate for a report's hardware unless the report names other stacks and not this one
+STACKS = frozenset("""vllm vllm-ascend mindie mindie-service sglang mindspore mindspore-lite mindformers
+llama-factory deepspeed megatron mindspeed ms-swift verl ray triton-ascend lmcache mooncake msmodelslim""".split())
 
 
 class Matcher:
@@ -257,7 +261,12 @@ class Matcher:
         fam = facts.value("hardware.family")
         if fam and fam not in ("a2", "a3", "unknown"):
             src = facts.get("hardware.family").source
+            named = stacks_named("\n".join(text for _name, text in ev.heads))
             for p in self.problems.values():
+                own = STACKS.intersection(p.components or ())
+                # a bare npu-smi table may come from any stack; a LLaMA-Factory report is no vLLM-Ascend problem
+                if own and named and not own & named:
+                    continue
                 if p.hardware and "any" not in p.hardware and fam in p.hardware and not {"a2", "a3"} & set(p.hardware):
                     add(p.id, Support("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
                                       detail=say("hardware", lang, hardware=", ".join(p.hardware))))
@@ -449,3 +458,10 @@ def suggest_query(ev: Evidence, codes: list[CodeSummary]) -> str:
         stop = {"error", "Error", "ERROR", "Traceback", "most", "recent", "call", "last", "line", "File", "failed"}
         parts += [w for w in words if w not in stop][:6]
     return " ".join(dict.fromkeys(parts))
+
+
+
+def stacks_named(text: str) -> set[str]:
+    """The STACKS a report names (``llama-factory`` as LLaMA-Factory, llamafactory or llama_factory)."""
+    return {c for c in STACKS
+            if re.search(r"(?<![A-Za-z0-9])" + re.escape(c).replace(r"\-", "[-_ ]?") + r"(?![A-Za-z0-9])", text, re.I)}
