@@ -51,7 +51,7 @@ IDENT_MAX_PROBLEMS = 5   # an identifier more problems name says nothing about w
 CODE_NAME_PREFIXES = ("ACL_", "ACLNN_", "HCCL_E", "DCMI_", "GE_", "RT_", "ERR_")
 MAX_SUPPORT = 8
 #: the software stacks a user runs: a problem of one of them (vLLM-Ascend on a first-generation 910) is a
-#: candidate for a report's hardware unless the report names other stacks and not this one
+#: candidate for a report's hardware only when the report names that stack
 STACKS = frozenset("""vllm vllm-ascend mindie mindie-service sglang mindspore mindspore-lite mindformers
 llama-factory deepspeed megatron mindspeed ms-swift verl ray triton-ascend lmcache mooncake msmodelslim""".split())
 
@@ -264,8 +264,8 @@ class Matcher:
             named = stacks_named("\n".join(text for _name, text in ev.heads))
             for p in self.problems.values():
                 own = STACKS.intersection(p.components or ())
-                # a bare npu-smi table may come from any stack; a LLaMA-Factory report is no vLLM-Ascend problem
-                if own and named and not own & named:
+                # a LLaMA-Factory, sherpa-onnx or Paddle report on a 910 is no vLLM-Ascend problem
+                if own and not own & named:
                     continue
                 if p.hardware and "any" not in p.hardware and fam in p.hardware and not {"a2", "a3"} & set(p.hardware):
                     add(p.id, Support("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
