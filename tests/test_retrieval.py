@@ -35,6 +35,9 @@ def retriever() -> Retriever:
         _problem("host-oom-killer", "The host's OOM killer ends the training process", "主机 OOM killer 杀掉训练进程",
                  symptoms=["worker exited with exit status 137", "Killed"],
                  root="The kernel OOM killer stops the process, whose launcher then returned exit status 137."),
+        _problem("query-start-loc-crash", "Crash at the query_start_loc padding on the second request",
+                 symptoms=["The expanded size of the tensor (15) must match the existing size (19) at non-singleton dimension 0"],
+                 root="query_start_loc is padded for the graph and then copied back with the wrong size."),
     ]
     # Chinese titles whose character pairs the report's sentence also holds across its word boundaries
     problems += [_problem(f"zh-{i}", f"other zh topic {i}", zh) for i, zh in
@@ -78,3 +81,12 @@ def test_the_last_line_of_a_failed_build_or_command_is_no_evidence(retriever):
     for line in ("collect2: error: ld returned 1 exit status", "make: *** [Makefile:160: all] Error 2",
                  "ERROR: Command errored out with exit status 1"):
         assert retriever.retrieve(None, [line]) == {}, line
+
+
+def test_a_generic_framework_message_is_not_another_problems_message(retriever):
+    """Every PyTorch shape error says "size", "tensor", "match", "non-singleton dimension": sharing those words
+    with a problem that quotes another shape error is no evidence for it."""
+    assert "query-start-loc-crash" not in retriever.retrieve(
+        None, ["RuntimeError: The size of tensor a (64) must match the size of tensor b (65) at non-singleton dimension 0"])
+    # the problem's own words still find it
+    assert "query-start-loc-crash" in retriever.retrieve(None, ["crash at query_start_loc padding on the second request"])

@@ -23,7 +23,7 @@ from ascend_doctor.kb.language.facts import FactSet
 from .model import CodeSummary, Diagnosis, Finding, Support
 from .near import NEAR_FACTOR, NearMisses
 from .reasons import kind_word, say
-from .retrieval import IDENT, STOP, Retriever
+from .retrieval import GENERIC, IDENT, STOP, Retriever
 from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
 
@@ -416,8 +416,10 @@ _GRAM_TOKENS = re.compile(r"[\u3400-\u9fff]|[a-z0-9][a-z0-9_.\-]*")
 
 @lru_cache(maxsize=8192)
 def _informative(text: str) -> frozenset[str]:
-    """The words of a normalised text that say something (not stop words, not traceback boilerplate)."""
-    return frozenset(w for w in re.findall(r"[a-z0-9][a-z0-9_.\-]*[a-z0-9]", text.lower()) if w not in STOP)
+    """The words of a normalised text that say something (not stop words, not traceback boilerplate, not the
+    words of generic framework messages)."""
+    return frozenset(w for w in re.findall(r"[a-z0-9][a-z0-9_.\-]*[a-z0-9]", text.lower())
+                     if w not in STOP and w not in GENERIC)
 
 
 def _grams(text: str) -> set[str]:

@@ -55,6 +55,15 @@ attributeerror typeerror valueerror keyerror runtimeerror importerror modulenotf
 assertionerror notimplementederror filenotfounderror permissionerror zerodivisionerror nameerror
 collect2 returned exit status exited errored subprocess command make
 """.split())
+#: the words of generic framework messages, in every PyTorch shape error and Python argument error ("The
+#: size of tensor a (64) must match the size of tensor b (65) at non-singleton dimension 0"): rare in the
+#: knowledge only because few problems quote such a message, they say little about which problem it is
+GENERIC = frozenset("""
+tensor tensors size sizes match matches matched mismatch dimension dimensions non-singleton singleton expanded
+existing shape shapes expected expects got argument arguments positional keyword invalid input inputs output
+outputs must index range element elements function method instance number given takes unexpected
+""".split())
+GENERIC_FACTOR = 0.3
 #: (above, second set) the words of any Python traceback and of a build's or a command's last line
 #: ("collect2: error: ld returned 1 exit status", "make: *** Error 1", "Command errored out with exit
 #: status 1"): they say that something failed, not what
@@ -119,7 +128,8 @@ class Retriever:
         for doc in self.docs.values():
             df.update(doc.keys())
         n = max(len(self.docs), 1)
-        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) * (CJK_FACTOR if CJK_RUN.match(t) else 1.0)
+        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5))
+                       * (CJK_FACTOR if CJK_RUN.match(t) else GENERIC_FACTOR if t in GENERIC else 1.0)
                     for t, d in df.items()}
         # a long document shares words with anything: its coverage counts a little less (BM25's idea)
         avg = sum(len(d) for d in self.docs.values()) / n
@@ -159,8 +169,8 @@ class Retriever:
                 shared[pid].append(t)
         out = {}
         for pid, ts in shared.items():
-            if len(ts) < MIN_TERMS:
-                continue
+            if len(ts) < MIN_TERMS or GENERIC.issuperset(ts):
+                continue                     # two terms must agree, and not only a generic message's words
             info = sum(self.idf[t] for t in ts)
             cov = info / total
             if cov >= MIN_COVERAGE:
@@ -249,7 +259,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 
 
 def cached(kb, problems, norm) -> Retriever:
