@@ -90,3 +90,18 @@ def test_a_generic_framework_message_is_not_another_problems_message(retriever):
         None, ["RuntimeError: The size of tensor a (64) must match the size of tensor b (65) at non-singleton dimension 0"])
     # the problem's own words still find it
     assert "query-start-loc-crash" in retriever.retrieve(None, ["crash at query_start_loc padding on the second request"])
+
+
+def test_a_pasted_command_is_what_the_user_ran_not_the_symptom(retriever):
+    from ascend_doctor.diagnose.matcher.retrieval import is_command
+
+    for cmd in ("python -m pip install paddlepaddle==3.0.0 -i https://www.paddlepaddle.org.cn/packages/stable/cpu/",
+                "(vllm) [root@51442de2b6e3 LLMs]# npu-smi info", "$ docker run -it --shm-size 16g image:tag",
+                "ASCEND_RT_VISIBLE_DEVICES=0 vllm serve /models/qwen --enforce-eager",
+                "source /usr/local/Ascend/ascend-toolkit/set_env.sh"):
+        assert is_command(cmd), cmd
+    for sentence in ("make sure the driver is installed", "pip install 后报错 找不到 torch_npu",
+                     "Docker container cannot see the NPU", "cat the log file to see what failed"):
+        assert not is_command(sentence), sentence
+    # the words of a command say nothing about which problem it is (a fix's command has the same words)
+    assert "shm-too-small" not in retriever.retrieve(None, ["docker run -it --shm-size 64m --name dataloader image"])

@@ -23,7 +23,7 @@ from ascend_doctor.kb.language.facts import FactSet
 from .model import CodeSummary, Diagnosis, Finding, Support
 from .near import NEAR_FACTOR, NearMisses
 from .reasons import kind_word, say
-from .retrieval import GENERIC, IDENT, STOP, Retriever
+from .retrieval import GENERIC, IDENT, STOP, Retriever, is_command
 from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
 
@@ -205,7 +205,7 @@ class Matcher:
                                         + (say("catch_all", lang) if generic else ""),
                                  count=hit.count, time=ln.time if ln else "", order=hit.order))
         # symptoms
-        prose = [(p, None) for p in ev.prose[:100]]
+        prose = [(p, None) for p in ev.prose[:100] if not is_command(p)]
         for pid, ss in self._symptom_hits(prose, PROSE_MAX, lang).items():
             for s in ss:
                 add(pid, s)

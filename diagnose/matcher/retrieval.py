@@ -35,6 +35,16 @@ LONG_SENTENCE = 160
 
 #: a line of an environment listing ("- Rollout engine: vllm", "CANN: 8.3.RC1"): a field, not a sentence
 FIELD_LINE = re.compile(r"^\s*(?:[-*+]\s*)?[\w .()/\-]{1,40}[:：]\s*\S+(?:\s+\S+){0,3}\s*$")
+#: a shell command the user ran or pasted ("python -m pip install paddlepaddle==3.0.0 -i ...", "$ docker run
+#: ..."): what they did, in the words of a fix's commands, not the symptom (its identifiers still count)
+_COMMAND = re.compile(
+    r"^\s*(?:[$#>]\s+|\(\w[\w.-]*\)\s*)?(?:\[[^\]\n]{1,80}\][$#]\s*|[\w@.-]+:[^\s]*[$#]\s*)?(?:sudo\s+)?"
+    r"(?:[A-Z_][A-Z0-9_]*=\S*\s+)*"
+    r"(?P<cmd>pip3?|python3?(?:\.\d+)?\s+-m|conda|docker|podman|export|source|apt(?:-get)?|yum|dnf|git|wget|curl|"
+    r"bash|sh|cd|ls|cat|chmod|chown|mkdir|rm|cp|mv|ln|tar|make|cmake|kubectl|helm|torchrun|mpirun|msrun|"
+    r"npu-smi|hccn_tool|llamafactory-cli|swift|vllm\s+serve|huggingface-cli|modelscope)(?P<rest>(?:\s.*)?)$")
+_ARG = re.compile(r"(?:^|\s)(?:-\S|\S*[/=]|\S+\.\S)")
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 WORD = re.compile(r"[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*|\d+[a-z][a-z0-9]*|[a-z]+\d+[a-z0-9]*")
 CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 STOP = frozenset("""
@@ -199,8 +209,8 @@ class Retriever:
             key = " ".join(text.lower().split())
             if key in seen:              # a line that is both prose and an error line agrees with itself once
                 continue
-            if not is_title and FIELD_LINE.match(text):
-                continue                 # the versions a template lists say nothing about the cause
+            if not is_title and (FIELD_LINE.match(text) or is_command(text)):
+                continue                 # the versions a template lists, the commands run: not the cause
             seen.add(key)
             for pid, (cov, ts) in self.sentence_scores(text).items():
                 per[pid].append((cov, text, ts, is_title))
@@ -221,7 +231,7 @@ class Retriever:
         ("训练时报找不到 nccl") whose single sentences share too little with any problem. Only problems that
         share a specific term (one at most RARE_POSTINGS problems use), weight at most WHOLE_MAX."""
         terms: set[str] = set()
-        for text in ([title] if title else []) + sentences:
+        for text in ([title] if title else []) + [s for s in sentences if not is_command(s)]:
             terms.update(t for t in self.terms(text) if t in self.idf)
         terms = {t for t in terms if len(self.postings[t]) <= len(self.docs) * 0.25}
         if not terms:
@@ -248,6 +258,16 @@ class Retriever:
             w = WHOLE_MAX * min(1.0, info / FULL_INFO) * min(1.0, info / max(total, 1e-9) * 2) * score / best
             out[pid] = Hit(round(w, 4), "", sorted(ts, key=lambda t: -self.idf[t])[:6], 0)
         return out
+
+
+def is_command(line: str) -> bool:
+    """A shell command line: a command word (after a prompt, sudo, VAR=value), then arguments that look like
+    a command's (an option, a path, a value) and no Chinese: "make sure the driver is installed" and
+    "pip install 后报错" are sentences."""
+    m = _COMMAND.match(line)
+    if not m or _CJK_CHAR.search(line):
+        return False
+    return m.group("cmd") in ("npu-smi", "hccn_tool") or bool(_ARG.search(m.group("rest")))
 
 
 def _sentences(text: str) -> list[str]:
