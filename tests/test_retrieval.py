@@ -105,3 +105,10 @@ def test_a_pasted_command_is_what_the_user_ran_not_the_symptom(retriever):
         assert not is_command(sentence), sentence
     # the words of a command say nothing about which problem it is (a fix's command has the same words)
     assert "shm-too-small" not in retriever.retrieve(None, ["docker run -it --shm-size 64m --name dataloader image"])
+
+
+def test_a_links_page_words_are_no_terms(retriever):
+    """A documentation link in a report names a page: "latest", "html", "docs" must not tie it to a problem
+    whose fix links another page of the same site."""
+    terms = retriever.terms("[Doc]: https://docs.vllm.ai/projects/ascend/en/latest/quick_start.html")
+    assert not {"html", "latest", "docs", "index"} & set(terms)

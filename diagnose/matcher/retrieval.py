@@ -57,6 +57,7 @@ please help issue bug question problem error errors failed fail failure when try
 working worked following follow log logs like see seen show shows shown find found set setting version
 versions environment env model models code line file files info warning using https http www com github
 issues pull npu npus ascend huawei 昇腾 project projects org
+html htm shtml php aspx latest stable docs doc blob tree master main index zh-cn en-us detail document
 """.split()) | frozenset("""
 traceback recent call last exception raise raised raises return returns object objects attribute attributes
 module modules named self args kwargs none nonetype true false site-packages packages package python python3
@@ -279,7 +280,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 5
+CACHE_VERSION = 6
 
 
 def cached(kb, problems, norm) -> Retriever:
