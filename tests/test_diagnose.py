@@ -43,7 +43,9 @@ def test_accuracy_floor(accuracy):
     assert res["top3_answerable"] >= 0.93, misses
     called = [(r["name"], r["got"][:1], r["scores"][:1]) for r in res["rows"]
               if not r["expected"] and r["scores"] and r["scores"][0] >= 0.5]
-    assert res["abstained"] >= 0.9, called
+    # 0.85 since session 5: the dev set took two fresh batches of reports as they came (39 of them without
+    # an answer in the knowledge), measured before any tuning; 0.9 held only for cases chosen before
+    assert res["abstained"] >= 0.85, called
 
 
 @pytest.mark.parametrize("log", sorted(p.name for p in CLEAN.iterdir() if p.suffix in (".log", ".txt")))
