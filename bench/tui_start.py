@@ -20,18 +20,18 @@ RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else int(os.environ.get("BENCH_RUNS
 TARGET_S = 1.5
 
 CHILD = r"""
-import asyncio, argparse, sys, time
+import asyncio, sys, time
 t0 = time.perf_counter()
 from ascend_doctor.diagnose.tui.app import AscendDoctorApp
 from ascend_doctor.diagnose.tui.machine import Machine
+from ascend_doctor.diagnose.services.machine import MachineSpec
 from ascend_doctor.kb.query import KnowledgeBase
 t_import = time.perf_counter()
 kb = KnowledgeBase(None)
 t_kb = time.perf_counter()
-args = argparse.Namespace(sim=sys.argv[1], replay=None, python=None, timeout=10.0)
 
 async def main():
-    app = AscendDoctorApp(kb, Machine(args))
+    app = AscendDoctorApp(kb, Machine(MachineSpec(sim=sys.argv[1])))
     async with app.run_test(size=(100, 30)) as pilot:
         pane = app.query_one("#check-pane")
         while not pane.done:
@@ -47,14 +47,15 @@ asyncio.run(main())
 
 def one_run() -> tuple[float, str]:
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, PROFILE], stdout=subprocess.PIPE, text=True,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, PROFILE], stdout=subprocess.PIPE, text=True)
     elapsed, line = float("nan"), ""
     for line in proc.stdout:
         if line.startswith("READY"):
             elapsed = time.perf_counter() - start
             break
     proc.wait()
+    if line.startswith("READY") is False and proc.returncode:
+        raise SystemExit(f"the TUI child failed (exit {proc.returncode}); run it alone to see why")
     return elapsed, line.strip()
 
 
