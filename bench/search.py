@@ -48,7 +48,7 @@ hardware = ["any"]
 components = ["driver"]
 symptoms.en = ["{' '.join(rng.choices(WORDS_EN, k=5))}", "{' '.join(rng.choices(WORDS_EN, k=5))}"]
 symptoms.zh = ["{''.join(rng.choices(WORDS_ZH, k=3))}"]
-sources = ["reference/hardware.md"]
+sources = ["https://www.hiascend.com/document"]
 [[problem.fix]]
 kind = "workaround"
 summary.en = "x"
