@@ -37,11 +37,11 @@ def pytest_addoption(parser) -> None:
 def _run_check(config):
     import pytest
 
-    from ascend_doctor.diagnose.render.console import locale_lang
-    from ascend_doctor.diagnose.render.registry import render
-    from ascend_doctor.diagnose.services.check import check, rule_words
-    from ascend_doctor.diagnose.services.errors import DoctorError
-    from ascend_doctor.diagnose.services.machine import MachineSpec
+    from .render.console import locale_lang
+    from .render.registry import render
+    from .services.check import check, rule_words
+    from .services.errors import DoctorError
+    from .services.machine import MachineSpec
 
     opt = config.getoption
     if opt("--ascend-doctor-sim") and opt("--ascend-doctor-replay"):
@@ -54,7 +54,7 @@ def _run_check(config):
         raise pytest.UsageError(f"ascend-doctor: {exc}") from exc
     path = opt("--ascend-doctor-report")
     if path:
-        from ascend_doctor.diagnose.files import write_error, write_file
+        from .files import write_error, write_file
 
         try:
             write_file(path, render("check", report, "json"))
@@ -73,7 +73,7 @@ def pytest_report_header(config):
     report = getattr(config, "_ascend_doctor_report", None)
     if report is None:
         return None
-    from ascend_doctor.diagnose.render.check_common import summary_line
+    from .render.check_common import summary_line
 
     return f"ascend-doctor: {summary_line(report)} ({report.origin or 'live'})"
 
@@ -84,7 +84,7 @@ def pytest_sessionstart(session) -> None:
         return
     import pytest
 
-    from ascend_doctor.diagnose.render.registry import render
+    from .render.registry import render
 
     text = render("check", report, "text")
     tr = session.config.pluginmanager.get_plugin("terminalreporter")

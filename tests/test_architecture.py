@@ -95,3 +95,19 @@ def test_commands_render_through_the_registry():
         text = p.read_text(encoding="utf-8")
         bad = [w for w in ("dumps_json", "Console(", "json.dumps(", "print_json(") if w in text]
         assert not bad, f"{p.relative_to(ROOT)} renders by itself ({', '.join(bad)})"
+
+
+@pytest.mark.parametrize("folder,package", [("diagnose", "ascend_doctor.diagnose"), ("kb", "ascend_doctor.kb"),
+                                            ("rules", "ascend_doctor.rules")])
+def test_a_package_imports_its_own_modules_relatively(folder, package):
+    """One import style: a module names its own package's modules relatively (``from ..evidence import``),
+    other packages absolutely (``from ascend_doctor.kb.query import``)."""
+    for p in _modules(folder):
+        if "_pkg" in p.parts:                 # the ascend_doctor package itself
+            continue
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        bad = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level and n.module
+               and (n.module == package or n.module.startswith(package + "."))]
+        bad += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+                if a.name == package or a.name.startswith(package + ".")]
+        assert not bad, f"{p.relative_to(ROOT)} imports its own package absolutely: {bad}"

@@ -151,7 +151,7 @@ def _block_facts(name: str, block, out: dict[str, Fact]) -> None:
 
 def facts_from_text(name: str, text: str) -> list[Fact]:
     """Facts in one input's text (its first MiB): tool outputs first, then prose version strings."""
-    from ascend_doctor.diagnose.parsers.blocks import find_blocks
+    from ..parsers.blocks import find_blocks
 
     out: dict[str, Fact] = {}
     # tool outputs have short lines: blank out very long ones (keeps line numbers, keeps parsers fast)

@@ -17,7 +17,7 @@ import re
 from functools import cached_property, lru_cache
 from typing import Any
 
-from ascend_doctor.diagnose.evidence import CODE, ERROR, SIGNATURE, Evidence
+from ..evidence import CODE, ERROR, SIGNATURE, Evidence
 from ascend_doctor.kb.language.facts import FactSet
 
 from .model import CodeSummary, Diagnosis, Finding, Support
@@ -402,7 +402,7 @@ class Matcher:
                         return ln
             stalls = [s for s in top.support if s.kind == "stall"]
             if stalls:
-                from ascend_doctor.diagnose.evidence import EvidenceLine
+                from ..evidence import EvidenceLine
 
                 s = stalls[0]
                 return EvidenceLine(source=s.source, line=s.line, text=s.text, raw=s.text, order=s.order)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ascend_doctor.diagnose.evidence import SignaturePattern
+from ..evidence import SignaturePattern
 
 
 @dataclass
