@@ -14,20 +14,10 @@ from ascend_doctor.diagnose.evidence import reader as reader_mod
 from ascend_doctor.diagnose.evidence import scan as scan_mod
 
 from .conftest import FIXTURES, ROOT
+from .evidence_dump import dump
 
 CASES = sorted((ROOT / "tests" / "diagnosis_cases" / "dev").glob("*.toml"))
 FIXTURE_FILES = sorted(p for p in FIXTURES.rglob("*") if p.is_file() and p.suffix not in (".toml", ".sqlite"))
-
-
-def dump(ev) -> str:
-    return json.dumps({
-        "lines": [[ln.source, ln.line, ln.text, ln.raw, ln.order, ln.time, sorted(ln.kinds), ln.codes, ln.signatures,
-                   ln.count, sorted(ln.ranks)] for ln in ev.lines],
-        "codes": [vars(c) for c in ev.codes], "stalls": [vars(s) for s in ev.stalls],
-        "notes": [vars(n) for n in ev.notes], "causes": [c.order for c in ev.causes], "heads": ev.heads,
-        "inputs": ev.inputs, "bytes": ev.bytes_read, "lines_read": ev.lines_read,
-        "facts": [(f.key, str(f.value), f.source) for f in ev.facts], "prose": ev.prose, "title": ev.title,
-    }, sort_keys=True, default=str)
 
 
 def findings(d) -> str:

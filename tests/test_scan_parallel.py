@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import gzip
-import json
 import random
 
 import pytest
@@ -10,6 +9,8 @@ import pytest
 from ascend_doctor.diagnose.evidence import SignaturePattern, read_evidence
 from ascend_doctor.diagnose.evidence import parallel
 from ascend_doctor.diagnose.evidence import scan as scan_mod
+
+from .evidence_dump import dump as _dump
 
 SIGS = [SignaturePattern("hccl-timeout#1", "wait socket establish timeout",
                          r"\[Wait\]\[LinkEstablish\]wait socket establish timeout"),
@@ -45,17 +46,6 @@ def _folder(root, seed: int) -> None:
         else:
             (sub / f"plog-{i}.log").write_bytes(data)
     (root / "core.bin").write_bytes(b"\x00\x01binary")
-
-
-def _dump(ev) -> str:
-    return json.dumps({
-        "lines": [[ln.source, ln.line, ln.text, ln.raw, ln.order, ln.time, sorted(ln.kinds), ln.codes, ln.signatures,
-                   ln.count, sorted(ln.ranks)] for ln in ev.lines],
-        "codes": [vars(c) for c in ev.codes], "stalls": [vars(s) for s in ev.stalls],
-        "notes": [vars(n) for n in ev.notes], "causes": [c.order for c in ev.causes], "heads": ev.heads,
-        "inputs": ev.inputs, "bytes": ev.bytes_read, "lines_read": ev.lines_read,
-        "facts": [(f.key, str(f.value), f.source) for f in ev.facts], "prose": ev.prose, "title": ev.title,
-    }, sort_keys=True)
 
 
 @pytest.fixture
