@@ -36,6 +36,20 @@ def argparse_texts(message: str) -> dict[str, str]:
     return {"en": message}
 
 
+class _ChineseHelpFormatter(argparse.HelpFormatter):
+    """argparse's layout with lines cut by terminal columns, between Chinese characters too."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        from ..render.cjk import wrap
+
+        return wrap(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        from ..render.cjk import wrap
+
+        return "\n".join(indent + line for line in wrap(text, width - len(indent)))
+
+
 class Parser(argparse.ArgumentParser):
     """argparse that reports usage errors in one line and exits 2."""
 
@@ -58,6 +72,39 @@ class Parser(argparse.ArgumentParser):
                 raise DoctorError(key="did_you_mean", prog=self.prog, given=m.group(1), near=near[0],
                                   what={"en": message_of("what_option", "en"), "zh": message_of("what_option", "zh")})
         raise DoctorError(key="see_help", prog=self.prog, message=argparse_texts(message))
+
+    def format_help(self) -> str:
+        """The help screen in the user's language: the commands' descriptions and option help from
+        help_zh.py, argparse's headings too (option names and values stay as they are typed)."""
+        if default_lang() != "zh":
+            return super().format_help()
+        import re
+
+        from .help_zh import HEADINGS_ZH, HELP_ZH
+
+        saved: list[tuple[object, str, str]] = []
+
+        def swap(obj, attr: str) -> None:
+            text = getattr(obj, attr, None)
+            if isinstance(text, str) and text in HELP_ZH:
+                saved.append((obj, attr, text))
+                setattr(obj, attr, HELP_ZH[text])
+
+        swap(self, "description")
+        for action in self._actions:
+            swap(action, "help")
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    swap(choice, "help")
+        formatter_class, self.formatter_class = self.formatter_class, _ChineseHelpFormatter
+        try:
+            text = super().format_help()
+        finally:
+            self.formatter_class = formatter_class
+            for obj, attr, original in saved:
+                setattr(obj, attr, original)
+        heads = "|".join(re.escape(h) for h in HEADINGS_ZH)
+        return re.sub(rf"(?m)^({heads})", lambda m: HEADINGS_ZH[m.group(1)], text)
 
     def _all_options(self) -> set[str]:
         """Every long option of this parser and of its subcommands (argparse reports a subcommand's unknown

@@ -42,3 +42,31 @@ def enable() -> None:
     import rich._wrap
 
     rich._wrap.re_word = RICH_WORD
+
+
+def cell_width(text: str) -> int:
+    """Terminal columns a text takes: two for a wide (CJK, full-width) character, one otherwise."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` (whitespace collapsed) cut into lines of at most ``width`` columns, breaking at spaces and
+    between CJK characters by the same units as rich and textual (argparse's own wrapping counts a CJK
+    character as one column and breaks only at spaces)."""
+    lines: list[str] = []
+    line, used = "", 0
+    for m in RICH_WORD.finditer(" ".join(text.split())):
+        unit = m.group(0)
+        word, w = unit.rstrip(), cell_width(unit.rstrip())
+        if line and used + w > width:
+            lines.append(line.rstrip())
+            line, used = "", 0
+            word = word.lstrip()
+            w = cell_width(word)
+        line += unit if line else word + unit[len(unit.rstrip()):]
+        used = cell_width(line)
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
