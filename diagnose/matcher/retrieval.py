@@ -165,9 +165,20 @@ class Retriever:
         return out
 
     # -- queries -------------------------------------------------------------------------------
+    def query_terms(self, text: str) -> list[str]:
+        """``terms`` of a report's sentence, computed once per sentence: ``retrieve`` and ``whole`` read the
+        same sentences (kept for the life of the retriever, up to a bound)."""
+        memo = self.__dict__.setdefault("_query_terms", {})
+        found = memo.get(text)
+        if found is None:
+            if len(memo) > 20000:
+                memo.clear()
+            found = memo[text] = self.terms(text)
+        return found
+
     def sentence_scores(self, sentence: str) -> dict[str, tuple[float, list[str]]]:
         """pid -> (coverage, shared terms) for one sentence."""
-        terms = {t for t in self.terms(sentence) if t in self.idf}
+        terms = {t for t in self.query_terms(sentence) if t in self.idf}
         if len(terms) < MIN_TERMS:
             return {}
         total = sum(self._weight_in_query(t) for t in terms)
@@ -233,7 +244,7 @@ class Retriever:
         share a specific term (one at most RARE_POSTINGS problems use), weight at most WHOLE_MAX."""
         terms: set[str] = set()
         for text in ([title] if title else []) + [s for s in sentences if not is_command(s)]:
-            terms.update(t for t in self.terms(text) if t in self.idf)
+            terms.update(t for t in self.query_terms(text) if t in self.idf)
         terms = {t for t in terms if len(self.postings[t]) <= len(self.docs) * 0.25}
         if not terms:
             return {}
