@@ -144,7 +144,7 @@ def test_versions_a_report_states_run_through_the_rules(matcher):
     d = run(matcher, "CANN 8.5.0 装好后报错 aclInit failed，驱动版本 24.1.0")
     found = {f.id: f for f in d.findings}
     assert "cann-newer-than-driver" in found
-    assert any("fail the check" in s.detail for s in found["cann-newer-than-driver"].support)
+    assert any("fail the check" in s.detail for s in found["cann-newer-than-driver"].evidence)
 
 
 def test_a_line_a_benign_signature_explains_is_no_word_evidence_for_a_failure(matcher):
@@ -166,8 +166,8 @@ def test_another_versions_wording_of_a_signature_line_counts_less_but_counts(mat
     pid = "vllm-dp-device-setup-failed"
     e = next(f for f in exact.findings if f.id == pid)
     v = next(f for f in variant.findings if f.id == pid)
-    assert any("nearly matches" in s.detail for s in v.support)
-    assert not any("nearly matches" in s.detail for s in e.support)
+    assert any("nearly matches" in s.detail for s in v.evidence)
+    assert not any("nearly matches" in s.detail for s in e.evidence)
     assert v.parts["signature"] < e.parts["signature"]
 
 

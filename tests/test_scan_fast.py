@@ -25,7 +25,7 @@ def findings(d) -> str:
         return ln and [ln.source, ln.line, ln.text, ln.order, ln.time, ln.count]
     return json.dumps({
         "findings": [[f.id, f.score, [(s.kind, s.source, s.line, s.text, s.count, s.ranks, s.time, s.order)
-                                      for s in f.support], f.parts] for f in d.findings],
+                                      for s in f.evidence], f.parts] for f in d.findings],
         "codes": [[c.code, c.family, c.count, c.line, c.text] for c in d.codes], "decisive": line(d.decisive),
         "first": [line(ln) for ln in d.first_errors], "causes": [line(ln) for ln in d.causes],
         "stalls": [vars(s) for s in d.stalls], "read": [d.bytes_read, d.lines_read]}, default=str)

@@ -3,6 +3,6 @@ starts in ``services/diagnosis.py``."""
 from __future__ import annotations
 
 from .match import Matcher
-from .model import CodeSummary, Diagnosis, Finding, Support
+from .model import CodeSummary, Diagnosis, Finding, FindingEvidence
 
-__all__ = ["Matcher", "Diagnosis", "Finding", "Support", "CodeSummary"]
+__all__ = ["Matcher", "Diagnosis", "Finding", "FindingEvidence", "CodeSummary"]

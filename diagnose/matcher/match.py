@@ -20,7 +20,7 @@ from typing import Any
 from ..evidence import CODE, ERROR, SIGNATURE, Evidence
 from ascend_doctor.kb.language.facts import FactSet
 
-from .model import CodeSummary, Diagnosis, Finding, Support
+from .model import CodeSummary, Diagnosis, Finding, FindingEvidence
 from .near import NEAR_FACTOR, NearMisses
 from .reasons import kind_word, say
 from .retrieval import GENERIC, IDENT, STOP, Retriever, is_command
@@ -49,7 +49,7 @@ TEXT_CHECK_FACTOR = 0.6   # the same rules run on the versions and hardware a re
 IDENT_MAX_PROBLEMS = 5   # an identifier more problems name says nothing about which one
 #: symbolic code names worth a look-up (ACL_ERROR_RT_..., ACLNN_ERR_..., HCCL_E_..., DCMI_ERR_...)
 CODE_NAME_PREFIXES = ("ACL_", "ACLNN_", "HCCL_E", "DCMI_", "GE_", "RT_", "ERR_")
-MAX_SUPPORT = 8
+MAX_EVIDENCE = 8
 #: the software stacks a user runs: a problem of one of them (vLLM-Ascend on a first-generation 910) is a
 #: candidate for a report's hardware only when the report names that stack
 STACKS = frozenset("""vllm vllm-ascend mindie mindie-service sglang mindspore mindspore-lite mindformers
@@ -85,7 +85,7 @@ class Matcher:
             self._symptoms = out
         return self._symptoms
 
-    def _symptom_hits(self, queries: list[tuple[str, Any]], cap: float, lang: str = "en") -> dict[str, list[Support]]:
+    def _symptom_hits(self, queries: list[tuple[str, Any]], cap: float, lang: str = "en") -> dict[str, list[FindingEvidence]]:
         """queries: (text, EvidenceLine | None). Best match per problem and query."""
         from rapidfuzz import fuzz, process, utils
 
@@ -94,7 +94,7 @@ class Matcher:
             return {}
         qn = [" ".join(self.norm.normalize(q[:400]).split()) for q, _ in queries]
         choices = [n for _, _, n in index]
-        out: dict[str, list[Support]] = {}
+        out: dict[str, list[FindingEvidence]] = {}
         best: dict[str, float] = {}
 
         def keep(qi: int, ci: int, r: float) -> None:
@@ -104,7 +104,7 @@ class Matcher:
                 return
             best[pid] = w
             text, ln = queries[qi]
-            out[pid] = [Support("symptom", ln.source if ln else "<text>", ln.line if ln else 0,
+            out[pid] = [FindingEvidence("symptom", ln.source if ln else "<text>", ln.line if ln else 0,
                                 ln.text if ln else text[:300], w, detail=say("symptom_like", lang, phrase=orig, score=r),
                                 order=ln.order if ln else 0, time=ln.time if ln else "")]
 
@@ -148,11 +148,11 @@ class Matcher:
         on this machine (services.diagnosis.failing_checks): each is evidence for its problem.
         ``failing_in_text``: the same for the facts the report itself states (versions, hardware)."""
         facts = facts or FactSet()
-        supports: dict[str, list[Support]] = {}
+        evidence_of: dict[str, list[FindingEvidence]] = {}
 
-        def add(pid: str, s: Support) -> None:
+        def add(pid: str, s: FindingEvidence) -> None:
             if pid in self.problems:
-                supports.setdefault(pid, []).append(s)
+                evidence_of.setdefault(pid, []).append(s)
 
         # signatures
         for ln in ev.lines:
@@ -160,10 +160,10 @@ class Matcher:
                 continue
             for sid in ln.signatures:
                 pid = self.compiled.problem_of[sid]
-                add(pid, Support("signature", ln.source, ln.line, ln.text, self.compiled.weight_of[sid],
+                add(pid, FindingEvidence("signature", ln.source, ln.line, ln.text, self.compiled.weight_of[sid],
                                  detail=say("signature", lang, literal=self.compiled.literal_of[sid]), count=ln.count, ranks=sorted(ln.ranks), time=ln.time,
                                  order=ln.order))
-        signed = {pid: {x.text for x in ss if x.kind == "signature"} for pid, ss in supports.items()}
+        signed = {pid: {x.text for x in ss if x.kind == "signature"} for pid, ss in evidence_of.items()}
         # lines a benign problem's signature explains as harmless are no word evidence for anything else
         harmless = {t for pid, ts in signed.items() if self.problems[pid].severity == "info" for t in ts}
 
@@ -178,9 +178,9 @@ class Matcher:
                 continue
             for nm in self._near.of(ln.text):
                 pid = self.compiled.problem_of[nm.sid]
-                if any(x.kind == "signature" for x in supports.get(pid, ())):
+                if any(x.kind == "signature" for x in evidence_of.get(pid, ())):
                     continue                         # the exact signature of this problem already counted
-                add(pid, Support("signature", ln.source, ln.line, ln.text,
+                add(pid, FindingEvidence("signature", ln.source, ln.line, ln.text,
                                  self.compiled.weight_of[nm.sid] * NEAR_FACTOR * nm.overlap,
                                  detail=say("near_signature", lang, literal=self.compiled.literal_of[nm.sid],
                                             share=f"{nm.overlap:.0%}"),
@@ -190,7 +190,7 @@ class Matcher:
             desc = st.description.lower()
             for pid, phrase in self._stall_phrases:
                 if phrase.lower() in desc:
-                    add(pid, Support("stall", st.source, st.line, st.text or st.description, STALL_WEIGHT,
+                    add(pid, FindingEvidence("stall", st.source, st.line, st.text or st.description, STALL_WEIGHT,
                                      detail=stall_detail(st, phrase, lang), order=st.order))
         # codes
         code_summaries: list[CodeSummary] = []
@@ -200,7 +200,7 @@ class Matcher:
                                               meaning, sorted(linked | ranged)))
             ln = self._line_of(ev, hit)
             for pid, w, n in _code_weights(linked, ranged, generic):
-                add(pid, Support("code", hit.source, hit.line, hit.text, w,
+                add(pid, FindingEvidence("code", hit.source, hit.line, hit.text, w,
                                  detail=say("code", lang, code=hit.code, family=hit.family, n=n)
                                         + (say("catch_all", lang) if generic else ""),
                                  count=hit.count, time=ln.time if ln else "", order=hit.order))
@@ -214,13 +214,13 @@ class Matcher:
         for pid, h in self._retriever.retrieve(ev.title, ev.prose[:100] + errs_text).items():
             if explained(pid, h.sentence):
                 continue        # its own signature already counted the line, or a benign one explains it
-            add(pid, Support("symptom", "<text>", 0, h.sentence[:300], h.weight,
+            add(pid, FindingEvidence("symptom", "<text>", 0, h.sentence[:300], h.weight,
                              detail=say("words", lang, terms=", ".join(h.terms))
                                     + (say("words_agree", lang, n=h.sentences) if h.sentences > 1 else "")))
         said = ([ev.title] if ev.title else []) + ev.prose[:100] + errs_text
         for pid, h in self._retriever.whole(ev.title, ev.prose[:100] + errs_text).items():
             where = next((t for t in said if any(w in t.lower() for w in h.terms)), said[0] if said else "")
-            add(pid, Support("symptom", "<text>", 0, where[:300], h.weight,
+            add(pid, FindingEvidence("symptom", "<text>", 0, where[:300], h.weight,
                              detail=say("words_together", lang, terms=", ".join(h.terms))))
         # identifiers (HCCL_BUFFSIZE, --enforce-eager, /dev/shm, libhccl.so, aclnnMatmul) named anywhere
         # in the report, the rarer across the knowledge the stronger
@@ -235,26 +235,26 @@ class Matcher:
                 seen_codes.add((c.family, c.code))
                 linked, ranged, _meaning, generic = self._code_entry(c.family, c.code)
                 for pid, w, n in _code_weights(linked, ranged, generic):
-                    add(pid, Support("code", "<text>", 0, ident.upper(), w,
+                    add(pid, FindingEvidence("code", "<text>", 0, ident.upper(), w,
                                      detail=say("code_name", lang, name=ident.upper(), code=c.code, family=c.family, n=n)))
         for ident in sorted(idents):
             pids = self._ident_index.get(ident, [])
             if not pids or len(pids) > IDENT_MAX_PROBLEMS:
                 continue
             for pid in pids:
-                add(pid, Support("symptom", "<text>", 0, ident, IDENT_WEIGHT / math.sqrt(len(pids)),
+                add(pid, FindingEvidence("symptom", "<text>", 0, ident, IDENT_WEIGHT / math.sqrt(len(pids)),
                                  detail=say("names", lang, ident=ident)))
         # the environment check's findings on this machine
         for pid, (rule, status, message) in (failing or {}).items():
             line = say("check_line", lang, rule=rule, status=say(f"status.{status}", lang), message=message)
-            add(pid, Support("fact", "check", 0, line[:300],
+            add(pid, FindingEvidence("fact", "check", 0, line[:300],
                              CHECK_FAIL_WEIGHT if status == "FAIL" else CHECK_WARN_WEIGHT,
                              detail=say("check_here", lang, rule=rule)))
         for pid, (rule, status, message) in (failing_in_text or {}).items():
             if pid in (failing or {}):
                 continue
             line = say("check_line", lang, rule=rule, status=say(f"status.{status}", lang), message=message)
-            add(pid, Support("fact", "<text>", 0, line[:300],
+            add(pid, FindingEvidence("fact", "<text>", 0, line[:300],
                              (CHECK_FAIL_WEIGHT if status == "FAIL" else CHECK_WARN_WEIGHT) * TEXT_CHECK_FACTOR,
                              detail=say("check_text", lang, rule=rule)))
         # the hardware the text shows, for problems about specific (older / edge) hardware
@@ -268,20 +268,20 @@ class Matcher:
                 if own and not own & named:
                     continue
                 if p.hardware and "any" not in p.hardware and fam in p.hardware and not {"a2", "a3"} & set(p.hardware):
-                    add(p.id, Support("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
+                    add(p.id, FindingEvidence("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
                                       detail=say("hardware", lang, hardware=", ".join(p.hardware))))
         errs = [ln for ln in ev.lines if ln.kinds & {ERROR, CODE} and not ln.signatures][:40]
         for pid, ss in self._symptom_hits([(ln.text, ln) for ln in errs], LOG_SYMPTOM_MAX, lang).items():
             for s in ss:
                 add(pid, s)
 
-        findings = [self._score(pid, ss, facts, lang) for pid, ss in supports.items()]
+        findings = [self._score(pid, ss, facts, lang) for pid, ss in evidence_of.items()]
         findings = [f for f in findings if f.score >= MIN_SCORE]
         # a benign warning explains a line but is not why a run failed: it goes after the failures the
         # evidence also supports
         failure = any(f.problem.severity != "info" and f.score >= BENIGN_YIELD for f in findings)
         findings.sort(key=lambda f: (failure and f.problem.severity == "info", -f.score,
-                                     min((s.time or "~", s.order) for s in f.support), f.id))
+                                     min((s.time or "~", s.order) for s in f.evidence), f.id))
         decisive = self._decisive(ev, findings)
         diag = Diagnosis(findings=findings, codes=code_summaries, facts=list(facts), decisive=decisive,
                          first_errors=ev.first_errors(5), causes=ev.causes[:10], notes=ev.notes, inputs=ev.inputs,
@@ -332,7 +332,7 @@ class Matcher:
         ranged -= exact
         return exact, ranged, meaning, generic
 
-    def _score(self, pid: str, ss: list[Support], facts: FactSet, lang: str = "en") -> Finding:
+    def _score(self, pid: str, ss: list[FindingEvidence], facts: FactSet, lang: str = "en") -> Finding:
         p = self.problems[pid]
         # one contribution per distinct signature / code / symptom
         best: dict[tuple[str, str], float] = {}
@@ -370,8 +370,8 @@ class Matcher:
             score = min(score * INFO_FACTOR, INFO_CAP)
         f.score = round(min(score, 0.99), 3)
         ss = sorted(ss, key=lambda s: (-_kind_rank(s.kind), -s.weight, s.time or "~", s.order))
-        seen: dict[tuple, Support] = {}
-        by_text: dict[str, Support] = {}    # a prose symptom (no line number) on a line already listed
+        seen: dict[tuple, FindingEvidence] = {}
+        by_text: dict[str, FindingEvidence] = {}    # a prose symptom (no line number) on a line already listed
         kept = []
         for s in ss:
             k = (s.source, s.line) if s.line else (s.kind, s.text)
@@ -386,21 +386,21 @@ class Matcher:
             if s.line:
                 by_text.setdefault(s.text.strip(), s)
             kept.append(s)
-        f.support = kept[:MAX_SUPPORT]
+        f.evidence = kept[:MAX_EVIDENCE]
         for note in f.confirmed_by + f.ruled_out_by:
-            f.support.append(Support("fact", "facts", 0, note, 0.0))
+            f.evidence.append(FindingEvidence("fact", "facts", 0, note, 0.0))
         return f
 
     def _decisive(self, ev: Evidence, findings: list[Finding]):
         if findings:
             top = findings[0]
-            lines = [s for s in top.support if s.kind in ("signature", "code") and s.line]
+            lines = [s for s in top.evidence if s.kind in ("signature", "code") and s.line]
             if lines:
                 s = min(lines, key=lambda s: (-_kind_rank(s.kind), s.time or "~", s.order))
                 for ln in ev.lines:
                     if ln.source == s.source and ln.line == s.line:
                         return ln
-            stalls = [s for s in top.support if s.kind == "stall"]
+            stalls = [s for s in top.evidence if s.kind == "stall"]
             if stalls:
                 from ..evidence import EvidenceLine
 

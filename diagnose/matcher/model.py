@@ -6,7 +6,7 @@ from typing import Any
 
 
 @dataclass
-class Support:
+class FindingEvidence:
     """One piece of evidence behind a Finding."""
     kind: str              # signature | code | symptom | fact
     source: str            # input name, or the fact source
@@ -35,7 +35,7 @@ class Finding:
     id: str
     problem: Any                        # kb.query.ProblemInfo
     score: float
-    support: list[Support] = field(default_factory=list)
+    evidence: list[FindingEvidence] = field(default_factory=list)
     confirmed_by: list[str] = field(default_factory=list)   # fact notes that confirm the cause
     ruled_out_by: list[str] = field(default_factory=list)   # fact notes that make it unlikely
     parts: dict[str, float] = field(default_factory=dict)   # score components, for explanation

@@ -1,4 +1,4 @@
-"""Why a piece of evidence counts for a finding, in the user's language (the ``detail`` of a Support and
+"""Why a piece of evidence counts for a finding, in the user's language (the ``detail`` of a FindingEvidence and
 the notes that confirm a cause or make it unlikely)."""
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ def finding_dict(f, rank: int, lang: str) -> dict[str, Any]:
         "summary": t(p.summary, lang),
         "root_cause": t(p.root_cause, lang),
         "fixes": [_fix(fx, lang) for fx in fixes],
-        "evidence": [s.to_dict() for s in f.support],
+        "evidence": [s.to_dict() for s in f.evidence],
         "confirmed_by": list(f.confirmed_by),
         "ruled_out_by": list(f.ruled_out_by),
         "sources": list(p.sources),

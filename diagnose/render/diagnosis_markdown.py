@@ -21,7 +21,7 @@ def render_markdown(d, lang: str = "en", top: int = 3) -> str:
     for i, f in enumerate(shown, start=1):
         p = f.problem
         out += [f"### {i}. {t(p.title, lang)} (`{f.id}`, {lb['score']} {f.score:.2f})", "", f"**{lb['why']}:**", ""]
-        for s in f.support:
+        for s in f.evidence:
             if s.kind == "fact":
                 continue
             where = f"{s.source}:{s.line}" if s.line else s.source

@@ -67,7 +67,7 @@ def print_diagnosis(console, d, lang: str = "en", top: int = 3, verbose: bool = 
         console.print(f"\n[bold]{i}. {esc(t(p.title, lang))}[/bold]  [dim]{esc(f.id)}[/dim]")
         console.print(f"   {lb['score']} [bold]{f.score:.2f}[/bold] {bar}")
         console.print(f"   [bold]{lb['why']}:[/bold]")
-        for s in f.support:
+        for s in f.evidence:
             if s.kind == "fact":
                 continue
             extra = []

@@ -92,7 +92,7 @@ def diagnose(kb, text: str, path: str, facts, lang: str) -> tuple[list[FindingRo
             raise InputProblem(w("ask.no_file", lang, path=path))
         paths.append(p)
     result = run(kb, paths=paths, text=text if text.strip() else None, facts=facts, lang=lang)
-    rows = [FindingRow(f.id, f.problem.title, f.score, [Evidence(s.source, s.line, s.text) for s in f.support],
+    rows = [FindingRow(f.id, f.problem.title, f.score, [Evidence(s.source, s.line, s.text) for s in f.evidence],
                        [str(n) for n in f.confirmed_by], [str(n) for n in f.ruled_out_by])
             for f in result.findings]
     codes = ", ".join(c.code for c in result.codes[:6])
