@@ -33,3 +33,21 @@ def test_tables_and_separate_lines_stay_apart():
 def test_spaces_full_width_and_container_prefixes():
     assert unpaste("EZ9999：\u00a0Inner\u3000Error（ＥＲＲ００１００）") == "EZ9999: Inner Error(ERR00100)"
     assert unpaste("2025-06-01T08:15:02.123456789Z stderr F ERROR x\n") == "ERROR x\n"
+
+
+def test_prose_whose_lines_happen_to_be_as_long_is_not_rejoined():
+    """Two sentences on lines of nearly the same length look like a wrap; a line that ends a sentence
+    followed by one that starts the next (a capital, Chinese, a code fence) is no cut."""
+    text = ("This PR fixes a compatibility issue between MindSpeed-MM's LoRA patch and the latest PEFT `x` API.\n"
+            "PEFT now invokes the dispatcher with the keyword argument `lora_config`:\n"
+            "However, the existing wrapper expected an argument named `config`, causing LoRA init to fail with:\n"
+            "```text\n")
+    assert unpaste(text) == text
+
+
+def test_one_line_wrapped_at_spaces_keeps_its_space():
+    """A single wrap at a space (the line shorter than a terminal) keeps the space; only a line that fills a
+    terminal's width exactly was cut inside a word."""
+    text = ("HCCL_CONNECT_TIMEOUT is not explicitly configured; some runs fail during HCCL\n"
+            "socket connection establishment around the first FFN communication:\n")
+    assert "during HCCL socket connection" in unpaste(text)

@@ -21,9 +21,13 @@ _NEW_RECORD = re.compile(
     r"^\s*(?:[\^~]+\s*$|\[|[|+]|\(\w[\w ]*(?:pid|rank)=|\d{2,4}[-/]\d{1,2}[-/]\d|\d{1,2}:\d{2}:\d{2}|[IWEF]\d{4}\s|(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL)\b|Traceback|"
     r"File\b|[-*•]\s|#|\$ |>>>|\w+Error\b|\w+Exception\b|E\s{2,}|[A-Z][A-Z0-9_]{2,}=)")
 _MARKS = re.compile(r"^\s*[\^~]+\s*$")
+#: a line that ends a sentence, and one that starts the next (a capital, a Chinese character, a code span)
+_SENTENCE_END = re.compile(r"[.!?:;。！？：；]\s*$")
+_SENTENCE_START = re.compile(r"^\s*(?:[A-Z`\u3400-\u9fff]|```)")
 _OPEN_BAR = re.compile(r"\d+%\|[^|]*\|\s*\d+/\d+\s*$")
 MIN_WIDTH = 60
 TERMINAL = 80      # the width to assume when a single line was cut (a default terminal)
+TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)    # widths a terminal or a fold usually has
 SLACK = 12         # lines this close to the width show a wrap
 _CRI_PREFIX = re.compile(r"(?m)^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}) (?:stdout|stderr) [FP] ")
 _TAIL = re.compile(r"[A-Za-z]+$")
@@ -62,6 +66,8 @@ def unpaste(text: str, words: frozenset[str] = frozenset()) -> str:
         word = len(line) - len(line.lstrip(" ")) + len(line.lstrip(" ").split(" ", 1)[0])
         if len(prev) + 1 + word <= width:
             return False
+        if _SENTENCE_END.search(prev) and _SENTENCE_START.match(line):
+            return False              # prose: a sentence ended and the next begins (two lines of equal length)
         # a progress bar cut before its '[elapsed<left, rate]' goes on whatever the next line looks like
         return bool(_OPEN_BAR.search(prev)) or not _NEW_RECORD.match(line)
 
@@ -69,7 +75,12 @@ def unpaste(text: str, words: frozenset[str] = frozenset()) -> str:
     # keeps the space it broke at; any other wrap (a web page, an editor) dropped a space: put it back
     joins = [continues(a, b) for a, b in zip(lines, lines[1:])]     # joins[i]: line i+1 goes on line i
     cut = [a for a, j in zip(lines, joins) if j]
-    cut_anywhere = sum(len(a) == width for a in cut) >= 0.8 * len(cut)
+    # (with one or two cut lines the share says little, the longest line being the width by definition: then
+    # they must fill a terminal's usual width exactly)
+    if len(cut) >= 3:
+        cut_anywhere = sum(len(a) == width for a in cut) >= 0.8 * len(cut)
+    else:
+        cut_anywhere = width in TERMINAL_WIDTHS and all(len(a) == width for a in cut)
     out = [lines[0]]
     for prev, line, join in zip(lines, lines[1:], joins):
         if join:
