@@ -50,6 +50,7 @@ IDENT_MAX_PROBLEMS = 5   # an identifier more problems name says nothing about w
 #: symbolic code names worth a look-up (ACL_ERROR_RT_..., ACLNN_ERR_..., HCCL_E_..., DCMI_ERR_...)
 CODE_NAME_PREFIXES = ("ACL_", "ACLNN_", "HCCL_E", "DCMI_", "GE_", "RT_", "ERR_")
 MAX_EVIDENCE = 8
+SYMPTOM_INDEX_VERSION = 1     # bump when the normaliser changes what a phrase becomes
 #: the software stacks a user runs: a problem of one of them (vLLM-Ascend on a first-generation 910) is a
 #: candidate for a report's hardware only when the report names that stack
 STACKS = frozenset("""vllm vllm-ascend mindie mindie-service sglang mindspore mindspore-lite mindformers
@@ -74,15 +75,23 @@ class Matcher:
 
     # -- signals ---------------------------------------------------------------------------------
     def _symptom_index(self) -> list[tuple[str, str, str]]:
+        """(problem id, symptom phrase, the phrase normalised) for every phrase of two terms or more; read
+        from beside the database when made from the same knowledge (normalising them all takes ~0.5 s)."""
         if self._symptoms is None:
-            out = []
-            for p in self.problems.values():
-                for lang, items in p.symptoms.items():
-                    for s in items:
-                        n = " ".join(self.norm.normalize(s).split())
-                        if len(self.norm.terms(s)) >= 2:
-                            out.append((p.id, s, n))
-            self._symptoms = out
+            from .index_cache import cached_index
+
+            def build() -> list[list[str]]:
+                out = []
+                for p in self.problems.values():
+                    for _lang, items in p.symptoms.items():
+                        for s in items:
+                            if len(self.norm.terms(s)) >= 2:
+                                out.append([p.id, s, " ".join(self.norm.normalize(s).split())])
+                return out
+
+            rows = cached_index(self.kb, "symptoms", SYMPTOM_INDEX_VERSION, build,
+                                lambda x: isinstance(x, list) and all(isinstance(r, list) and len(r) == 3 for r in x))
+            self._symptoms = [tuple(r) for r in rows]
         return self._symptoms
 
     def _symptom_hits(self, queries: list[tuple[str, Any]], cap: float, lang: str = "en") -> dict[str, list[FindingEvidence]]:

@@ -295,32 +295,15 @@ CACHE_VERSION = 6
 
 
 def cached(kb, problems, norm) -> Retriever:
-    """A Retriever for ``kb``, its documents read from a JSON file beside the database when one was made
-    from the same knowledge (building them costs ~0.2 s, reading them a few ms); made and written
-    otherwise (nothing happens when the directory is read-only)."""
-    import json
-    import os
-    import tempfile
-    from pathlib import Path
+    """A Retriever for ``kb``, its documents read from beside the database when they were made from the
+    same knowledge (index_cache.py)."""
+    from .index_cache import cached_index
 
-    if not kb.content_hash:
-        return Retriever(problems, norm)
-    key = f"{CACHE_VERSION}:{kb.content_hash}"
-    path = Path(kb.path).with_suffix(".retrieval.json")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("key") == key and isinstance(data.get("docs"), dict):
-            return Retriever([], norm, docs=data["docs"])
-    except (OSError, ValueError):
-        pass
-    r = Retriever(problems, norm)
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"key": key, "docs": {pid: dict(d) for pid, d in r.docs.items()}}, fh, ensure_ascii=False)
-        os.replace(tmp, path)
-    except OSError:
-        if tmp:
-            Path(tmp).unlink(missing_ok=True)
-    return r
+    built: list[Retriever] = []
+
+    def build() -> dict:
+        built.append(Retriever(problems, norm))
+        return {pid: dict(d) for pid, d in built[0].docs.items()}
+
+    docs = cached_index(kb, "retrieval", CACHE_VERSION, build, lambda x: isinstance(x, dict))
+    return built[0] if built else Retriever([], norm, docs=docs)
