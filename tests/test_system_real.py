@@ -357,3 +357,19 @@ def test_a_huge_error_line_is_quoted_short(tmp_path):
     facts, _ = run_npu_probe(env)
     assert time.monotonic() - start < 10
     assert facts["npu_smi.info"].status == "error" and len(facts["npu_smi.info"].detail) < 600
+
+
+def test_once_stopping_no_command_starts(tmp_path, monkeypatch):
+    """After ctrl+c or SIGTERM killed the running commands, a probe thread still at work must not start the
+    next npu-smi (the interpreter would wait for it at exit: a flaky 'stops at once')."""
+    from ascend_doctor.diagnose.system import real
+
+    marker = tmp_path / "ran"
+    env = fake_npu_smi(tmp_path, f"""
+        open({str(marker)!r}, "w").write("ran")
+    """)
+    monkeypatch.setattr(real, "_STOPPING", False)
+    real.terminate_children()
+    r = RealSystem(env=env).run(["npu-smi", "info"], timeout=5)
+    assert not r.ok and "stopping" in (r.error or "")
+    assert not marker.exists()

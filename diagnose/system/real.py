@@ -16,6 +16,7 @@ import selectors
 import signal
 import stat as stat_mod
 import subprocess
+import threading
 import time
 
 from .base import DEFAULT_TIMEOUT, CommandResult, Identity, StatInfo, System, Uname, decode
@@ -27,11 +28,21 @@ _DRAIN_AFTER_EXIT = 0.5
 
 #: children still running, killed by terminate_children() when ascend-doctor itself is stopped
 _LIVE: "set[subprocess.Popen]" = set()
+#: guards _LIVE and _STOPPING (re-entrant: the signal handler runs in the main thread, which may hold it)
+_LIVE_LOCK = threading.RLock()
+#: set once ascend-doctor is being stopped: no command starts any more (a probe thread still running would
+#: otherwise start the next npu-smi after the kill, and the interpreter would wait for it at exit)
+_STOPPING = False
 
 
 def terminate_children() -> None:
-    """Kill the process group of every command still running (SIGTERM to ascend-doctor, exit)."""
-    for proc in list(_LIVE):
+    """Kill the process group of every command still running (SIGTERM to ascend-doctor, exit), and start
+    none after it."""
+    global _STOPPING
+    with _LIVE_LOCK:
+        _STOPPING = True
+        live = list(_LIVE)
+    for proc in live:
         RealSystem._kill_group(proc)
 
 
@@ -108,6 +119,8 @@ class RealSystem(System):
 
         if not argv:
             return done(error="empty command")
+        if _STOPPING:
+            return done(error=f"{argv[0]}: not run: ascend-doctor is stopping")
         # a child's locale must not translate the messages we parse
         child_env = {**self._env, "LC_ALL": "C", "LANG": "C"}
         try:
@@ -120,7 +133,15 @@ class RealSystem(System):
             return done(denied=True, error=f"{argv[0]}: permission denied ({exc.strerror or exc})")
         except OSError as exc:  # e.g. EISDIR when a bind mount left a directory, ENOEXEC
             return done(error=f"{argv[0]}: cannot run: {exc.strerror or exc}")
-        _LIVE.add(proc)
+        with _LIVE_LOCK:
+            if not _STOPPING:
+                _LIVE.add(proc)
+        if _STOPPING:                           # stopped while it was being started: it does not run on
+            self._kill_group(proc)
+            proc.wait()
+            for pipe in (proc.stdout, proc.stderr):
+                pipe.close()
+            return done(error=f"{argv[0]}: not run: ascend-doctor is stopping")
         try:
             out, err, timed_out = _read_bounded(proc, timeout)
         except BaseException:
