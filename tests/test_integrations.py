@@ -222,13 +222,16 @@ def test_ansible_playbook_against_a_local_inventory(tmp_path):
                    ANSIBLE_HOME=str(tmp_path / "a-home"), ANSIBLE_NOCOLOR="1", ANSIBLE_HOST_KEY_CHECKING="False",
                    HOME=str(tmp_path))
     r = subprocess.run([exe, "-i", str(inv), str(C / "ansible" / "ascend-doctor-snapshot.yml"), "-f", "4",
-                        "-e", f"fleet_dir={fleet}", "-e", f"ascend_doctor={AD}", "-e", "ad_fleet_args=--no-per-node"],
+                        "-e", f"fleet_dir={fleet}", "-e", f"ascend_doctor={AD}", "-e", "ad_fleet_args=--no-per-node",
+                        # the per-host scratch file in this test's own directory (its default is /tmp on each
+                        # host): another test run on the machine must not see it or be seen
+                        "-e", f"ad_scratch={tmp_path}/scratch-{{{{ inventory_hostname }}}}.json"],
                        env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     files = sorted(os.listdir(fleet))
     assert files == [f"node0{i}.json" for i in range(1, 5)]
     assert all(stat.S_IMODE(os.stat(fleet / f).st_mode) == 0o600 for f in files)   # fetch alone gives 0644
-    assert not list(Path("/tmp").glob("ascend-doctor-snapshot-node0*.json"))
+    assert not list(tmp_path.glob("scratch-*.json"))          # each host's scratch file was removed
     report = json.loads((tmp_path / "fleet.json").read_text())
     assert report["fleet"]["expected"] == 4 and report["fleet"]["received"] == 4
 
