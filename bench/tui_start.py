@@ -54,7 +54,7 @@ def one_run() -> tuple[float, str]:
             elapsed = time.perf_counter() - start
             break
     proc.wait()
-    if line.startswith("READY") is False and proc.returncode:
+    if not line.startswith("READY") and proc.returncode:
         raise SystemExit(f"the TUI child failed (exit {proc.returncode}); run it alone to see why")
     return elapsed, line.strip()
 

@@ -94,6 +94,7 @@ class KnowledgeBase:
         from sqlalchemy import create_engine
 
         self._engine = create_engine(f"sqlite:///file:{self.path}?mode=ro&uri=true")
+        self._derived: dict[str, Any] = {}
 
     # -- low level -------------------------------------------------------------------------------
     def _rows(self, sql: str, **params) -> list[Any]:
@@ -115,10 +116,9 @@ class KnowledgeBase:
         """A value computed from this knowledge once and kept for the life of this object (the database is
         opened read-only, so nothing it is computed from changes): the matcher's compiled signatures and
         indexes, built once for a TUI session or a batch of reports instead of for every report."""
-        memo = self.__dict__.setdefault("_derived", {})
-        if key not in memo:
-            memo[key] = build()
-        return memo[key]
+        if key not in self._derived:
+            self._derived[key] = build()
+        return self._derived[key]
 
     def __enter__(self) -> "KnowledgeBase":
         return self

@@ -106,21 +106,22 @@ def _bar_key(raw: bytes) -> bytes | None:
     return raw[:i].rstrip(b"0123456789 ") + b"\x00" + raw[j:k]
 
 
-def _last_of_each_bar(raw: bytes) -> str:
-    """A line of carriage-return updates (a terminal capture of tqdm) cut down to the last update of each
-    bar that parses, in their order: the tracker keeps only a bar's last state, and parsing every one of
-    thousands of updates is where a progress-heavy log's time went."""
-    kept: list[str] = []
+def _last_of_each_bar(raw: bytes) -> list[tuple[str, int, int, int, str]]:
+    """The updates (as ``_updates`` gives them) of a line of carriage-return updates (a terminal capture of
+    tqdm), cut down to the last update of each bar, in their order: the tracker keeps only a bar's last
+    state, and parsing every one of thousands of updates is where a progress-heavy log's time went."""
+    kept: list[tuple[str, int, int, int, str]] = []
     seen: set[bytes] = set()
     for seg in reversed(raw.rstrip(b"\r").split(b"\r")):
         key = _bar_key(seg)
         if key is None or key in seen:
             continue
-        text = seg.decode("utf-8", "replace")
-        if _updates(text):
+        updates = _updates(seg.decode("utf-8", "replace"))
+        if updates:
             seen.add(key)
-            kept.append(text)
-    return "\r".join(reversed(kept))
+            kept.extend(reversed(updates))
+    kept.reverse()
+    return kept
 
 
 class StallTracker:
@@ -138,7 +139,7 @@ class StallTracker:
         raw = bytes(raw)
         if b"\r" in raw.rstrip(b"\r"):
             self._flush()
-            self.feed(_last_of_each_bar(raw), lineno, order)
+            self._keep(_last_of_each_bar(raw), lineno, order)
             return
         key = _bar_key(raw)
         if key is None:
@@ -154,7 +155,10 @@ class StallTracker:
             self.feed(raw.decode("utf-8", "replace").rstrip("\r"), lineno, order)
 
     def feed(self, raw: str, lineno: int, order: int = 0) -> None:
-        for desc, pct, done, total, seg in _updates(raw):
+        self._keep(_updates(raw), lineno, order)
+
+    def _keep(self, updates, lineno: int, order: int) -> None:
+        for desc, pct, done, total, seg in updates:
             key = (desc, total)
             if key not in self._bars and len(self._bars) >= MAX_BARS:
                 continue

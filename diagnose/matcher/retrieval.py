@@ -112,6 +112,7 @@ class Retriever:
         # synonyms map single words (卡住 / 卡死 / stuck -> hang) token by token: a regex over the whole
         # text, as search does, would cost half a second for every diagnosis
         self.canon = {w: c for w, c in norm.canonical.items() if " " not in w}
+        self._query_terms: dict[str, list[str]] = {}
         self.docs: dict[str, Counter] = {}
         if docs is not None:                              # the documents from the cache (cached())
             self.docs = {pid: Counter(d) for pid, d in docs.items()}
@@ -168,12 +169,11 @@ class Retriever:
     def query_terms(self, text: str) -> list[str]:
         """``terms`` of a report's sentence, computed once per sentence: ``retrieve`` and ``whole`` read the
         same sentences (kept for the life of the retriever, up to a bound)."""
-        memo = self.__dict__.setdefault("_query_terms", {})
-        found = memo.get(text)
+        found = self._query_terms.get(text)
         if found is None:
-            if len(memo) > 20000:
-                memo.clear()
-            found = memo[text] = self.terms(text)
+            if len(self._query_terms) > 20000:
+                self._query_terms.clear()
+            found = self._query_terms[text] = self.terms(text)
         return found
 
     def sentence_scores(self, sentence: str) -> dict[str, tuple[float, list[str]]]:
