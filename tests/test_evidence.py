@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from ascend_doctor.diagnose.evidence import ERROR, read_evidence
+from ascend_doctor.diagnose.evidence import ERROR_LINE, read_evidence
 from ascend_doctor.diagnose.evidence.clean import clean, dedupe_key, line_time, rank_of
 from ascend_doctor.diagnose.evidence.codes import extract
 from ascend_doctor.diagnose.evidence.prefilter import Prefilter
@@ -79,7 +79,7 @@ def test_dedupe_across_ranks_and_files(tmp_path):
             f"[Wait][LinkEstablish]wait socket establish timeout, role[1] rank[{r}] timeout[120]\n")
     (d / "device-0" / "device-1234_2025.log").write_text("[INFO] AICPU(1,aicpu_scheduler):2025 ok\n")
     ev = read_evidence([str(d)])
-    errs = [ln for ln in ev.lines if ERROR in ln.kinds]
+    errs = [ln for ln in ev.lines if ERROR_LINE in ln.kinds]
     assert len(errs) == 1 and errs[0].count == 4
     assert errs[0].source.endswith("plog-100_2025.log") and errs[0].line == 1
     assert len(ev.inputs) == 5

@@ -6,7 +6,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_doctor.diagnose.evidence import CODE, ERROR, SIGNATURE, SignaturePattern, read_evidence
+from ascend_doctor.diagnose.evidence import CODE, ERROR_LINE, SIGNATURE, SignaturePattern, read_evidence
 from ascend_doctor.diagnose.evidence import reader as reader_mod
 from ascend_doctor.diagnose.evidence import scan as scan_mod
 from ascend_doctor.diagnose.evidence.prefilter import Prefilter
@@ -63,7 +63,7 @@ def test_line_numbers_survive_tiny_blocks(tmp_path, monkeypatch):
     got = read_evidence([str(path)], signatures=[sig])
     assert {ln.line: ln.kinds for ln in got.lines} == want
     assert set(want) == set(errs)
-    assert {CODE, ERROR, SIGNATURE} <= want[503]
+    assert {CODE, ERROR_LINE, SIGNATURE} <= want[503]
     assert got.lines_read == 1500
 
 
@@ -80,7 +80,7 @@ def test_error_words_switched_off_keep_signatures_and_codes(tmp_path, monkeypatc
     by_line = {ln.line: ln for ln in ev.lines}
     assert SIGNATURE in by_line[301].kinds and ("dcmi", "-8005") in by_line[301].codes
     assert 302 not in by_line                         # error words are no longer looked for
-    assert 1 in by_line and ERROR in by_line[1].kinds
+    assert 1 in by_line and ERROR_LINE in by_line[1].kinds
 
 
 KEPT = {"EZ9999: inner error", "x ERR00100 boom", "EJ0001 failed", "E40021"}

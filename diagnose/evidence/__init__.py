@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from .model import CAUSE, CODE, ERROR, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote, SignaturePattern
+from .model import CAUSE, CODE, ERROR_LINE, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote, SignaturePattern
 from .scan import Scanner, prose_lines, report_title
 from .sources import Source, expand, text_source
 
 __all__ = ["read_evidence", "Evidence", "EvidenceLine", "CodeHit", "InputNote", "SignaturePattern", "Scanner",
-           "CAUSE", "CODE", "ERROR", "PROSE", "SIGNATURE"]
+           "CAUSE", "CODE", "ERROR_LINE", "PROSE", "SIGNATURE"]
 
 
 def read_evidence(paths: Iterable[str] = (), text: str | None = None,

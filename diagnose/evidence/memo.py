@@ -39,7 +39,7 @@ from .prefilter import Prefilter
 from .stalls import PROGRESS_TRIGGERS
 from .template import Template
 from .uniform import shape, uniform
-from .verdict import ERROR, MAX_KEEP, PROGRESS_SET, Classifier, Verdict, cannot_be_error
+from .verdict import ERROR_LINE, MAX_KEEP, PROGRESS_SET, Classifier, Verdict, cannot_be_error
 
 NOTHING, PROGRESS_ONLY, EXACT, ONEBYONE = "nothing", "progress", "exact", "one-by-one"
 MAX_SHAPE_BYTES = 4 << 20   # bytes of the shapes remembered (and what goes with each); then the memory is
@@ -197,7 +197,7 @@ class ShapeMemo:
             if kind == SIGNATURE:
                 if not all(self._uniform_regex(sp) for sp in self._cl.by_literal[t]):
                     return False
-            elif kind == ERROR:
+            elif kind == ERROR_LINE:
                 if not cannot_be_error(line):
                     return False
         return not codes_mod.possible(key.decode("utf-8", "replace"))

@@ -15,7 +15,7 @@ from typing import Any
 #: Kinds of interest of a line.
 SIGNATURE = "signature"
 CODE = "code"
-ERROR = "error"
+ERROR_LINE = "error"
 CAUSE = "cause"          # CANN "Possible Cause" / "Solution" text
 PROSE = "prose"          # a sentence written by a person (issue text), used for symptom phrases
 
@@ -130,7 +130,7 @@ class Evidence:
 
     def first_errors(self, limit: int = 5) -> list[EvidenceLine]:
         """The earliest error lines (by timestamp when the lines carry one, else by reading order)."""
-        errs = [ln for ln in self.lines if ln.kinds & {ERROR, CODE, SIGNATURE}
+        errs = [ln for ln in self.lines if ln.kinds & {ERROR_LINE, CODE, SIGNATURE}
                 and not ln.text.startswith("Traceback (most recent call last)")]
         errs.sort(key=time_key)
         return errs[:limit]

@@ -30,10 +30,10 @@ from .sources import Source
 from .stalls import PROGRESS_TRIGGERS, StallTracker
 from .bulk import ShapeReader
 from .memo import ShapeMemo
-from .verdict import (ERROR, ERROR_LINE, MAX_KEEP, PROGRESS, PROGRESS_SET, REGEX_WINDOW, Classifier, Verdict,
+from .verdict import (ERROR_LINE, ERROR_LINE_RE, MAX_KEEP, PROGRESS, PROGRESS_SET, REGEX_WINDOW, Classifier, Verdict,
                       cannot_be_error, is_error_line)
 
-__all__ = ["Scanner", "prose_lines", "report_title", "is_error_line", "cannot_be_error", "ERROR_LINE", "MAX_KEEP",
+__all__ = ["Scanner", "prose_lines", "report_title", "is_error_line", "cannot_be_error", "ERROR_LINE_RE", "MAX_KEEP",
            "PROGRESS", "REGEX_WINDOW"]
 
 HEAD_BYTES = 1 << 20        # per input, kept for facts and prose
@@ -73,7 +73,7 @@ class Scanner:
         if not st.generic_off:
             return self._prefilter
         if self._specific is None:
-            self._specific = Prefilter([*(t for t, k in self.kind_of.items() if k != ERROR), *CODE_PREFIXES])
+            self._specific = Prefilter([*(t for t, k in self.kind_of.items() if k != ERROR_LINE), *CODE_PREFIXES])
         return self._specific
 
     # -- public --------------------------------------------------------------------------------

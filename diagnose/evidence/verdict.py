@@ -21,7 +21,7 @@ import ahocorasick_rs
 
 from . import clean as cl
 from . import codes as codes_mod
-from .model import CAUSE, CODE, ERROR, SIGNATURE, SignaturePattern
+from .model import CAUSE, CODE, ERROR_LINE, SIGNATURE, SignaturePattern
 from .stalls import PROGRESS_TRIGGERS
 
 PROGRESS_SET = frozenset(PROGRESS_TRIGGERS)
@@ -36,15 +36,15 @@ ERROR_WORDS = (b"rror", b"RROR", b"ailed", b"FAIL", b"xception", b"Traceback", b
                "报错".encode(), "失败".encode(), "错误".encode(), "异常".encode(), "超时".encode())
 CAUSE_WORDS = (b"Possible Cause", b"Solution:", b"Reason:", b"Possible cause", "可能原因".encode(), "处理建议".encode(),
                "解决方法".encode())
-ERROR_LINE = re.compile(
+ERROR_LINE_RE = re.compile(
     r"error|fail|exception|traceback|killed|segmentation fault|core dumped|timed? ?out|abort|not found|"
     r"no such file|denied|cannot |unable to|not supported|报错|失败|错误|异常", re.I)
-#: the ASCII words of ERROR_LINE, lower case, every spelling of ``timed? ?out`` written out: an ASCII line
-#: lowered holds one of them exactly when ERROR_LINE (IGNORECASE) matches it
+#: the ASCII words of ERROR_LINE_RE, lower case, every spelling of ``timed? ?out`` written out: an ASCII line
+#: lowered holds one of them exactly when ERROR_LINE_RE (IGNORECASE) matches it
 ERROR_LINE_ASCII = (b"error", b"fail", b"exception", b"traceback", b"killed", b"segmentation fault", b"core dumped",
                     b"timeout", b"timedout", b"time out", b"timed out", b"abort", b"not found", b"no such file",
                     b"denied", b"cannot ", b"unable to", b"not supported")
-#: plog headers other than [ERROR] (which ERROR_LINE matches anyway): cleaning rewrites them as "[INFO] MOD "
+#: plog headers other than [ERROR] (which ERROR_LINE_RE matches anyway): cleaning rewrites them as "[INFO] MOD "
 PLOG_LEVEL = re.compile(rb"\[(?:WARNING|INFO|DEBUG|EVENT|TRACE)\]")
 BENIGN_ERROR = re.compile(r"\b0 errors?\b|error_?count[=:]\s*0\b|errors?:\s*0\b|no errors?", re.I)
 
@@ -82,7 +82,7 @@ class Classifier:
             self.by_literal.setdefault(s.literal.encode("utf-8"), []).append(s)
         self.kind_of: dict[bytes, str] = {}
         for t in ERROR_WORDS:
-            self.kind_of[t] = ERROR
+            self.kind_of[t] = ERROR_LINE
         for t in codes_mod.TRIGGERS:
             self.kind_of[t] = CODE
         for t in CAUSE_WORDS:
@@ -129,9 +129,9 @@ class Classifier:
                 continue
             if kind == PROGRESS:
                 notes += 1
-            elif kind == ERROR:
+            elif kind == ERROR_LINE:
                 gh += 1
-                kinds.add(ERROR)
+                kinds.add(ERROR_LINE)
             else:
                 kinds.add(kind)
         sigs = self.signature_hits(full, trigs)
@@ -144,8 +144,8 @@ class Classifier:
         if sigs:
             kinds.add(SIGNATURE)
         cleaned = cl.clean(raw)
-        if ERROR in kinds and not is_error_line(cleaned):
-            kinds.discard(ERROR)
+        if ERROR_LINE in kinds and not is_error_line(cleaned):
+            kinds.discard(ERROR_LINE)
         if not kinds:
             return Verdict(gh=gh, notes=notes)
         return Verdict(gh, notes, frozenset(kinds), tuple(codes), tuple(sigs), cleaned, cl.dedupe_key(cleaned))
@@ -153,12 +153,12 @@ class Classifier:
 
 def is_error_line(cleaned: str) -> bool:
     """An error word on the line is an error: not "0 errors", not an issue form's field label ("### Error
-    log | 错误日志"), and one of ERROR_LINE's words is there."""
-    return not BENIGN_ERROR.search(cleaned) and bool(ERROR_LINE.search(cleaned)) and not cl.FORM_LABEL.match(cleaned)
+    log | 错误日志"), and one of ERROR_LINE_RE's words is there."""
+    return not BENIGN_ERROR.search(cleaned) and bool(ERROR_LINE_RE.search(cleaned)) and not cl.FORM_LABEL.match(cleaned)
 
 
 def cannot_be_error(raw_b: bytes) -> bool:
-    """True when ERROR_LINE cannot match the cleaned line, decided on the bytes: the line is cleaned from
+    """True when ERROR_LINE_RE cannot match the cleaned line, decided on the bytes: the line is cleaned from
     its first MAX_KEEP characters, and cleaning ASCII text without ANSI colours, a progress bar or a plog
     level header only cuts text off, so a match in the cleaned line is a match in those bytes."""
     head = raw_b[:MAX_KEEP]

@@ -17,7 +17,7 @@ import re
 from functools import cached_property, lru_cache
 from typing import Any
 
-from ..evidence import CODE, ERROR, SIGNATURE, Evidence
+from ..evidence import CODE, ERROR_LINE, SIGNATURE, Evidence
 from ascend_doctor.kb.language.facts import FactSet
 
 from .model import CodeSummary, Diagnosis, Finding, FindingEvidence
@@ -183,7 +183,7 @@ class Matcher:
                 self.problems[pid].severity != "info" and any(sentence in t for t in harmless))
         # near misses: another release's wording of a signature's line (near.py), on lines no signature matched
         for ln in ev.lines:
-            if ln.signatures or not ln.kinds & {ERROR, CODE}:
+            if ln.signatures or not ln.kinds & {ERROR_LINE, CODE}:
                 continue
             for nm in self._near.of(ln.text):
                 pid = self.compiled.problem_of[nm.sid]
@@ -279,7 +279,7 @@ class Matcher:
                 if p.hardware and "any" not in p.hardware and fam in p.hardware and not {"a2", "a3"} & set(p.hardware):
                     add(p.id, FindingEvidence("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
                                       detail=say("hardware", lang, hardware=", ".join(p.hardware))))
-        errs = [ln for ln in ev.lines if ln.kinds & {ERROR, CODE} and not ln.signatures][:40]
+        errs = [ln for ln in ev.lines if ln.kinds & {ERROR_LINE, CODE} and not ln.signatures][:40]
         for pid, ss in self._symptom_hits([(ln.text, ln) for ln in errs], LOG_SYMPTOM_MAX, lang).items():
             for s in ss:
                 add(pid, s)
