@@ -14,6 +14,7 @@ per split and per stack, calibration at the 0.5 ("likely") line, and every miss;
 test suite holds the floor on dev).
 
     .venv/bin/python bench/accuracy.py [--split dev|holdout|all] [--kb PATH] [-v]
+    .venv/bin/python bench/accuracy.py --dir FOLDER    # a fresh batch, measured before anything is tuned on it
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "diagnosis_cases"
 SPLITS = ("dev", "holdout")
-LIKELY = 0.5
+from ascend_doctor.diagnose.matcher.model import LIKELY  # noqa: E402  the line the CLI draws
 
 
 def load_cases(directory: Path = CASES / "dev") -> list[dict]:
@@ -115,6 +116,8 @@ def main(argv=None) -> int:
     ap.add_argument("--split", choices=(*SPLITS, "all"), default="all", help="which cases (default: both, apart)")
     ap.add_argument("--kb", default=None, help="knowledge-base database (default: the usual one)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case, not only the misses")
+    ap.add_argument("--dir", default=None, metavar="DIR",
+                    help="measure the cases of another folder instead (a fresh batch before it joins dev), reported alone")
     ap.add_argument("--name", default="", metavar="TEXT", help="only cases whose file name contains TEXT")
     ap.add_argument("--show-holdout-cases", action="store_true",
                     help="also list holdout cases one by one (to audit the cases, never to tune on them; by "
@@ -125,8 +128,10 @@ def main(argv=None) -> int:
 
     t0 = time.perf_counter()
     with KnowledgeBase(args.kb) as kb:
-        for split in (SPLITS if args.split == "all" else (args.split,)):
-            cases = [c for c in load_cases(CASES / split) if args.name in c["name"]]
+        folders = ([(Path(args.dir).name, Path(args.dir))] if args.dir else
+                   [(split, CASES / split) for split in (SPLITS if args.split == "all" else (args.split,))])
+        for split, folder in folders:
+            cases = [c for c in load_cases(folder) if args.name in c["name"]]
             report(split, evaluate(kb, cases), args.verbose,
                    cases=split != "holdout" or args.show_holdout_cases)
     print(f"({time.perf_counter() - t0:.1f} s)")

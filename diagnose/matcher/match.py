@@ -20,7 +20,7 @@ from typing import Any
 from ..evidence import CODE, ERROR_LINE, SIGNATURE, Evidence
 from ascend_doctor.kb.language.facts import FactSet
 
-from .model import CodeSummary, Diagnosis, Finding, FindingEvidence
+from .model import LIKELY, CodeSummary, Diagnosis, Finding, FindingEvidence
 from .near import NEAR_FACTOR, NearMisses
 from .reasons import kind_word, say
 from .retrieval import GENERIC, IDENT, STOP, Retriever, is_command
@@ -50,6 +50,8 @@ IDENT_MAX_PROBLEMS = 5   # an identifier more problems name says nothing about w
 #: symbolic code names worth a look-up (ACL_ERROR_RT_..., ACLNN_ERR_..., HCCL_E_..., DCMI_ERR_...)
 CODE_NAME_PREFIXES = ("ACL_", "ACLNN_", "HCCL_E", "DCMI_", "GE_", "RT_", "ERR_")
 MAX_EVIDENCE = 8
+TIE = 0.01                # findings closer than this are a tie: the evidence does not choose between them
+TIE_CAP = 0.49            # ... and a tie is no likely cause
 SYMPTOM_INDEX_VERSION = 1     # bump when the normaliser changes what a phrase becomes
 #: the software stacks a user runs: a problem of one of them (vLLM-Ascend on a first-generation 910) is a
 #: candidate for a report's hardware only when the report names that stack
@@ -291,11 +293,12 @@ class Matcher:
         failure = any(f.problem.severity != "info" and f.score >= BENIGN_YIELD for f in findings)
         findings.sort(key=lambda f: (failure and f.problem.severity == "info", -f.score,
                                      min((s.time or "~", s.order) for s in f.evidence), f.id))
+        _untie(findings, lang)
         decisive = self._decisive(ev, findings)
         diag = Diagnosis(findings=findings, codes=code_summaries, facts=list(facts), decisive=decisive,
                          first_errors=ev.first_errors(5), causes=ev.causes[:10], notes=ev.notes, inputs=ev.inputs,
                          bytes_read=ev.bytes_read, lines_read=ev.lines_read, stalls=list(ev.stalls))
-        if not findings or findings[0].score < 0.5:
+        if not findings or findings[0].score < LIKELY:
             diag.suggestion = suggest_query(ev, code_summaries)
         return diag
 
@@ -446,6 +449,20 @@ def _code_weights(linked: set[str], ranged: set[str], generic: bool = False) -> 
         return []
     base = CODE_WEIGHT / math.sqrt(n) * (GENERIC_CODE_FACTOR if generic else 1.0)
     return [(pid, base * (0.5 if pid in ranged and pid not in linked else 1.0), n) for pid in sorted(linked | ranged)]
+
+
+def _untie(findings: list[Finding], lang: str) -> None:
+    """Ties are not findings: when the best finding is a likely cause but another scores within TIE of it, the
+    evidence does not choose between them, so none of the tied ones stays a likely cause (each is capped at
+    TIE_CAP and says what it ties with). The order is kept."""
+    if len(findings) < 2 or findings[0].score < LIKELY or findings[0].score - findings[1].score >= TIE:
+        return
+    top = findings[0].score
+    tied = [f for f in findings if top - f.score < TIE]
+    for f in tied:
+        other = next(g for g in tied if g is not f)
+        f.evidence.append(FindingEvidence("fact", "ranking", 0, say("tie", lang, other=other.id, score=f.score), 0.0))
+        f.score = min(f.score, TIE_CAP)
 
 
 def _kind_rank(kind: str) -> int:

@@ -4,6 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+#: A finding at or above this score is a "likely cause" (diagnose exits 1; calibration is measured at it).
+LIKELY = 0.5
+
 
 @dataclass
 class FindingEvidence:

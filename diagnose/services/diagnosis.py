@@ -14,8 +14,6 @@ import shutil
 from .errors import InputError, UsageError, message
 from .machine import MachineSpec
 
-#: A finding at or above this score is a likely cause (the CLI exits 1).
-LIKELY = 0.5
 #: Paths whose presence says this is an Ascend machine, so its facts are worth collecting.
 ASCEND_MARKERS = ("/usr/local/Ascend/driver", "/dev/davinci_manager")
 

@@ -29,7 +29,8 @@ def run(args) -> int:
     import sys
 
     from ...render.registry import render
-    from ...services.diagnosis import LIKELY, check_inputs, diagnose, machine_facts, require_input
+    from ...matcher.model import LIKELY
+    from ...services.diagnosis import check_inputs, diagnose, machine_facts, require_input
     from ...services.errors import UsageError
     from ..machine import machine_spec
     from ..options import lang_of, open_kb
