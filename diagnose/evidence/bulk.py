@@ -162,14 +162,17 @@ class ShapeReader:
                         e.hits += 1
                     v = le.v if le.bulk else None
                 if v is not None:
-                    ts = e.ts
-                    t = d[ts:ts + 20]
-                    ok = valid.get(t[:10])
-                    if ok is None:
-                        ok = valid[t[:10]] = plog_time(t, 0) is not None
-                    if ok:
+                    if tpl is not None:
+                        t = tpl.clock.at(d)         # MMDDhhmmssffffff, None: not a valid time
+                    else:
+                        ts = e.ts
+                        t = d[ts:ts + 20]
+                        ok = valid.get(t[:10])
+                        if ok is None:
+                            ok = valid[t[:10]] = plog_time(t, 0) is not None
+                        t = t[4:] if ok else None
+                    if t is not None:
                         key = v.key if tpl is None else self._key_of(tpl, d)
-                        t = t[4:]
                         if key in lines:
                             group = key if le is None else le
                             acc = bulk.get(group)

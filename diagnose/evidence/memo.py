@@ -19,8 +19,9 @@ it is. A shape is learnt from its first line, as one of:
   removes; a LineEntry for each remaining digit string says what those lines are (their verdict, rank
   and where their time sits), when checks on the first such line show that the header's digits reach
   no signal (see ``ShapeMemo.line``); otherwise each of those lines is read. A shape whose lines seldom
-  repeat (LEARN_TRIAL) becomes ONEBYONE: learning each would cost more than reading it. A kept plog shape whose
-  verdict depends on its digits only through the cleaned text gets a template instead (template.py):
+  repeat (LEARN_TRIAL) becomes ONEBYONE: learning each would cost more than reading it. A kept shape whose
+  verdict depends on its digits only through the cleaned text, and whose time sits in one place (a plog,
+  ISO or vLLM time, clock.py), gets a template instead (template.py):
   every line of it, whatever its digits, is then known without a line entry;
 - ONEBYONE: each line is read: a line longer than MAX_KEEP (a window of a long line depends on where
   its digits are) or one of carriage-return updates; their shapes are not kept.
@@ -33,7 +34,7 @@ import ahocorasick_rs
 
 from . import clean as cl
 from . import codes as codes_mod
-from . import template
+from . import clock, template
 from .model import SIGNATURE
 from .prefilter import Prefilter
 from .stalls import PROGRESS_TRIGGERS
@@ -52,7 +53,7 @@ LEARN_TRIAL = 64            # line entries an EXACT shape makes before its lines
 PLOG_HEAD = re.compile(r"^\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s+\w+\(\d+,[^)\n]*\):"
                        r"(\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3})")
 #: clean.line_time's plog pattern with its literal digits (19|20) as a class, for shapes
-TIME_ANY = template.TIME_ANY
+TIME_ANY = clock.PLOG_ANY
 #: bytes.translate: keep only the ASCII digits
 NOT_DIGITS = bytes(c for c in range(256) if not 48 <= c <= 57)
 
@@ -178,9 +179,15 @@ class ShapeMemo:
             head = cl.HEADERS[0].match(text)
             if head:
                 ts = text.count("0", 0, m.start(1))
-                tpl = template.make(line, key, ts, self._classify, self._uniform_sigs, plog_time) if digit_free else None
-                return ShapeEntry(EXACT, h=text.count("0", 0, head.end()), ts=ts, tpl=tpl)
-        return ShapeEntry(EXACT)
+                return ShapeEntry(EXACT, h=text.count("0", 0, head.end()), ts=ts, tpl=self._template(line, key, text, digit_free))
+        return ShapeEntry(EXACT, tpl=self._template(line, key, text, digit_free))
+
+    def _template(self, line: bytes, key: bytes, text: str, digit_free: bool) -> Template | None:
+        """The template of a kept shape whose lines hold the same triggers and carry a time (template.py)."""
+        if not digit_free:
+            return None
+        c = clock.find(text)
+        return template.make(line, key, c, self._classify, self._uniform_sigs) if c else None
 
     def _classify(self, line: bytes) -> Verdict:
         trigs = self.trigs(line)

@@ -1,6 +1,7 @@
-"""A kept plog line's verdict for every line of its shape, the line's digits filled in.
+"""A kept line's verdict for every line of its shape, the line's digits filled in.
 
-CANN writes many plog lines whose digits reach their cleaned text: a thread id after the source file
+Serving logs repeat the same kept line with another time (vLLM's ``INFO 08-20 10:00:12 [platform.py:174]
+... use_inductor not supported ...`` at every start), and CANN writes many plog lines whose digits reach their cleaned text: a thread id after the source file
 (``[op_desc.cc:914]73093 GetAttr: ... of op Add_5 is empty``), an operator's number. Each such line is
 its own kept line, yet every line of the shape is cleaned the same way: cleaning and the dedupe key are
 digit-uniform (uniform.py) rewritings, so a digit of the cleaned text is always a digit of the line,
@@ -11,7 +12,7 @@ text and the dedupe key of any line of the shape from its digits alone.
 It is made only when nothing else of the verdict can depend on the digits: the shape holds no trigger
 with a digit (memo.py checks), no code can be on it, its signature regexes are digit-uniform, no rank
 is read on it, no ``0x`` (the dedupe key's hexadecimal rule is the only one with a literal digit), no
-"0 errors" wording can appear in its cleaned text, its time is its plog header's, and the numbered
+"0 errors" wording can appear in its cleaned text, its time sits where a Clock (clock.py) says, and the numbered
 lines get the same kinds, signatures and error-word hits.
 """
 from __future__ import annotations
@@ -21,24 +22,24 @@ from typing import Callable
 
 from . import clean as cl
 from . import codes as codes_mod
+from .clock import Clock
 from .verdict import MAX_KEEP, Verdict
 
 #: verdict.BENIGN_ERROR with its literal digits as classes (for cleaned shapes)
 BENIGN_ANY = re.compile(r"\b\d errors?\b|error_?count[=:]\s*\d\b|errors?:\s*\d\b|no errors?", re.I)
 ZERO_X = re.compile(rb"0[xX]")
-TIME_ANY = re.compile(r"\d\d\d\d-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
 MAX_DIGITS = 100            # digits of a line a template can number (two numbered lines)
 
 
 class Template:
     """``v``: the verdict of the first line (its kinds, signatures, error-word hits); ``cleaned(d)`` and
     ``key(d)``: the cleaned text and dedupe key of a line of the shape whose digits are ``d`` (str); the key
-    is made of the digits from the ``lo``-th on (a plog header's digits, the time's among them, never reach
-    it)."""
-    __slots__ = ("v", "cleaned", "key", "lo")
+    is made of the digits from the ``lo``-th on (a header's digits, the time's among them, never reach
+    it); ``clock``: where the time of a line of the shape sits among its digits."""
+    __slots__ = ("v", "cleaned", "key", "lo", "clock")
 
-    def __init__(self, v: Verdict, cleaned: Callable[[str], str], key: Callable[[str], str], lo: int):
-        self.v, self.cleaned, self.key, self.lo = v, cleaned, key, lo
+    def __init__(self, v: Verdict, cleaned: Callable[[str], str], key: Callable[[str], str], lo: int, clock: Clock):
+        self.v, self.cleaned, self.key, self.lo, self.clock = v, cleaned, key, lo, clock
 
     def verdict(self, d: str, key: str | None = None) -> Verdict:
         """The verdict of the line whose digits are ``d`` (``key``: its dedupe key, when known)."""
@@ -46,10 +47,10 @@ class Template:
         return Verdict(v.gh, v.notes, v.kinds, v.codes, v.sigs, self.cleaned(d), self.key(d) if key is None else key)
 
 
-def make(line: bytes, shape: bytes, ts: int, classify: Callable[[bytes], Verdict],
-         uniform_sigs: Callable[[bytes], bool], plog_time) -> Template | None:
-    """The template of ``line``'s shape (a plog line whose time's digits start at its ``ts``-th digit), or
-    None. ``classify(line)``: its verdict; ``uniform_sigs(line)``: its signature regexes are digit-uniform."""
+def make(line: bytes, shape: bytes, clock: Clock, classify: Callable[[bytes], Verdict],
+         uniform_sigs: Callable[[bytes], bool]) -> Template | None:
+    """The template of ``line``'s shape (its time where ``clock`` says, from its digits), or None.
+    ``classify(line)``: its verdict; ``uniform_sigs(line)``: its signature regexes are digit-uniform."""
     if len(line) > MAX_KEEP or ZERO_X.search(shape):
         return None
     v = classify(line)
@@ -61,9 +62,7 @@ def make(line: bytes, shape: bytes, ts: int, classify: Callable[[bytes], Verdict
         return None
     at = [i for i, c in enumerate(line) if 48 <= c <= 57]
     digits = bytes(line[i] for i in at)
-    m = TIME_ANY.search(stext[:120])
-    if len(at) > MAX_DIGITS or m is None or stext.count("0", 0, m.start()) != ts \
-            or cl.line_time(text) != plog_time(digits, ts):
+    if len(at) > MAX_DIGITS or cl.line_time(text) != clock.text(digits):
         return None
     numbered = []
     for place in (1, 10):
@@ -81,7 +80,7 @@ def make(line: bytes, shape: bytes, ts: int, classify: Callable[[bytes], Verdict
         if fill is None:
             return None
         fills.append(fill)
-    return Template(v, fills[0][0], fills[1][0], fills[1][1])
+    return Template(v, fills[0][0], fills[1][0], fills[1][1], clock)
 
 
 def _fill(out: str, ones: str, tens: str, d: str) -> tuple[Callable[[str], str], int] | None:

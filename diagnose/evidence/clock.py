@@ -1,0 +1,89 @@
+"""Where a line's time sits among its digits, the same for every line of a shape.
+
+``clean.line_time`` finds a line's time in its first 120 characters: a plog time
+(``2025-08-20-10:00:00.123.456``), else an ISO one (``2025-08-20 10:00:00,123``), else a vLLM one
+(``08-20 10:00:00``). On a shape (uniform.py: every digit written 0) the places of those digits are
+fixed, so a Clock found once from the shape gives the time of any line of it from the line's digits
+alone. It is found only when that is sure: the kind of time line_time would take is the only candidate
+in the head (one plog-looking time, or no plog time and one ISO time, or neither and a vLLM time, whose
+pattern has no literal digit). A line whose digits make that time invalid (a month 13, a year 2125)
+gets None: it is read on its own, as line_time would look further along it.
+"""
+from __future__ import annotations
+
+import re
+
+HEAD = 120                  # characters of a line where clean.line_time looks for its time
+PLOG_ANY = re.compile(r"\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
+ISO_ANY = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,](\d{1,6}))?")
+MD_ANY = re.compile(r"(?<![\d-])\d\d-\d\d \d\d:\d\d:\d\d(?:[.,](\d{1,6}))?")
+MAX_VALID = 10000           # validity answers remembered per clock
+
+
+class Clock:
+    """The time of a line of one shape from its digits: they start at the ``ts``-th digit, with a year
+    (``year``: its 4 digits first, which must start 19 or 20) or not, then month, day, hour, minute,
+    second and ``frac`` digits of the second (0-6)."""
+    __slots__ = ("ts", "year", "frac", "_n", "_pad", "_valid")
+
+    def __init__(self, ts: int, year: bool, frac: int):
+        self.ts, self.year, self.frac = ts, year, frac
+        self._n = (4 if year else 0) + 10 + frac
+        self._pad = b"0" * (6 - frac)
+        self._valid: dict[bytes, bool] = {}
+
+    def at(self, digits: bytes) -> bytes | None:
+        """``MMDDhhmmssffffff`` (16 digits, the fraction padded with 0) of the line whose digits are
+        ``digits``, or None when its time is not a valid one."""
+        t = digits[self.ts:self.ts + self._n]
+        if self.year:
+            ok = self._valid.get(t[:10])
+            if ok is None:
+                ok = self._remember(t[:10], t[:2] in (b"19", b"20") and _valid_mdh(t[4:10]))
+            return t[4:] + self._pad if ok else None
+        ok = self._valid.get(t[:6])
+        if ok is None:
+            ok = self._remember(t[:6], _valid_mdh(t[:6]))
+        return t + self._pad if ok else None
+
+    def text(self, digits: bytes) -> str | None:
+        """What clean.line_time gives the line whose digits are ``digits`` (``MM-DD hh:mm:ss.ffffff``), or
+        None when its time is not a valid one."""
+        t = self.at(digits)
+        if t is None:
+            return None
+        c = t.decode("ascii")
+        return f"{c[:2]}-{c[2:4]} {c[4:6]}:{c[6:8]}:{c[8:10]}.{c[10:]}"
+
+    def _remember(self, key: bytes, ok: bool) -> bool:
+        if len(self._valid) >= MAX_VALID:
+            self._valid.clear()
+        self._valid[key] = ok
+        return ok
+
+
+def _valid_mdh(t: bytes) -> bool:
+    """Month, day and hour digits as clean.line_time accepts them."""
+    return b"01" <= t[:2] <= b"12" and b"01" <= t[2:4] <= b"31" and t[4:6] <= b"23"
+
+
+def find(shape_text: str) -> Clock | None:
+    """The clock of the lines of shape ``shape_text`` (decoded), or None when line_time's choice of time
+    could depend on the digits, the head is not ASCII, or the line has no time."""
+    head = shape_text[:HEAD]
+    if not head.isascii():
+        return None             # line_time counts characters, the digits bytes
+    plog = list(PLOG_ANY.finditer(head))
+    if plog:
+        if len(plog) > 1:
+            return None
+        return Clock(head.count("0", 0, plog[0].start()), True, 6)
+    iso = list(ISO_ANY.finditer(head))
+    if iso:
+        if len(iso) > 1:
+            return None
+        return Clock(head.count("0", 0, iso[0].start()), True, len(iso[0].group(1) or ""))
+    m = MD_ANY.search(head)
+    if m:
+        return Clock(head.count("0", 0, m.start()), False, len(m.group(1) or ""))
+    return None
