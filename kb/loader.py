@@ -28,6 +28,12 @@ VERSION_COMPONENTS = {"driver": "hdk", "firmware": "firmware", "cann": "cann", "
                       "torch": "pypi", "torch_npu": "pypi", "vllm": "pypi", "vllm_ascend": "pypi", "mindie": "mindie",
                       "sglang": "pypi", "numpy": "pypi", "python": "python", "mindspore": "pypi",
                       "transformers": "pypi"}
+#: The fact (docs/facts.md) that holds each such component's version on a machine or in a report.
+VERSION_FACTS = {"driver": "driver.version", "firmware": "firmware.version", "cann": "cann.version",
+                 "nnal": "nnal.atb.version", "kernel": "kernel.release", "torch": "pkg.torch",
+                 "torch_npu": "pkg.torch_npu", "vllm": "pkg.vllm", "vllm_ascend": "pkg.vllm_ascend",
+                 "mindie": "mindie.version", "sglang": "pkg.sglang", "numpy": "pkg.numpy", "python": "python.version",
+                 "mindspore": "pkg.mindspore", "transformers": "pkg.transformers"}
 
 PROBLEM_KEYS = {"id", "title", "summary", "root_cause", "severity", "hardware", "components", "codes",
                 "symptoms", "sources", "versions", "related", "confirm_when", "rule_out_when",

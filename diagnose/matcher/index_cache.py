@@ -1,5 +1,5 @@
 """Indexes the matcher derives from the knowledge (the retriever's documents, the normalised symptom
-phrases), kept in a JSON file beside the database: computing them costs a few tenths of a second per run,
+phrases, the identifiers each problem names), kept in a JSON file beside the database: computing them costs a few tenths of a second per run,
 reading them a few milliseconds. A file made from other knowledge (its content hash) or by another shape
 of the index (its version) is ignored and replaced; nothing is written when the directory is read-only."""
 from __future__ import annotations

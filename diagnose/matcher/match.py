@@ -35,6 +35,7 @@ SYMPTOM_THRESHOLD = 78
 CJK_COVERAGE = 0.5        # share of a Chinese symptom's bigrams found in the text
 CONFIRM_BOOST = 0.35      # share of the remaining distance to 1
 RULE_OUT_FACTOR = 0.25
+TEXT_RULE_OUT_FACTOR = 0.5   # the same from versions a report states (it may name more than the installed one)
 OTHER_HARDWARE_FACTOR = 0.5
 MIN_SCORE = 0.12
 IDENT_WEIGHT = 0.3        # an environment variable / identifier named both by the user and by a problem
@@ -53,6 +54,7 @@ MAX_EVIDENCE = 8
 TIE = 0.01                # findings closer than this are a tie: the evidence does not choose between them
 TIE_CAP = 0.49            # ... and a tie is no likely cause
 SYMPTOM_INDEX_VERSION = 1     # bump when the normaliser changes what a phrase becomes
+IDENT_INDEX_VERSION = 1       # bump when IDENT or the texts it reads change
 #: the software stacks a user runs: a problem of one of them (vLLM-Ascend on a first-generation 910) is a
 #: candidate for a report's hardware only when the report names that stack
 STACKS = frozenset("""vllm vllm-ascend mindie mindie-service sglang mindspore mindspore-lite mindformers
@@ -312,14 +314,22 @@ class Matcher:
 
     @cached_property
     def _ident_index(self) -> dict[str, list[str]]:
-        index: dict[str, list[str]] = {}
-        for p in self.problems.values():
-            commands = [st.get("command") or "" for fx in p.fixes for st in fx.get("steps", [])]
-            text = " ".join([*p.symptoms.get("en", []), *p.symptoms.get("zh", []), p.title.get("en", ""),
-                             p.summary.get("en", ""), p.root_cause.get("en", ""), *commands])
-            for ident in {m.group(0).lower() for m in IDENT.finditer(text)}:
-                index.setdefault(ident, []).append(p.id)
-        return index
+        """identifier (lower case) -> the problems whose symptoms, title, summary, root cause or fix commands
+        name it; read from beside the database when made from the same knowledge (index_cache.py)."""
+        from .index_cache import cached_index
+
+        def build() -> dict[str, list[str]]:
+            index: dict[str, list[str]] = {}
+            for p in self.problems.values():
+                commands = [st.get("command") or "" for fx in p.fixes for st in fx.get("steps", [])]
+                text = " ".join([*p.symptoms.get("en", []), *p.symptoms.get("zh", []), p.title.get("en", ""),
+                                 p.summary.get("en", ""), p.root_cause.get("en", ""), *commands])
+                for ident in sorted({m.group(0).lower() for m in IDENT.finditer(text)}):
+                    index.setdefault(ident, []).append(p.id)
+            return index
+
+        return cached_index(self.kb, "identifiers", IDENT_INDEX_VERSION, build,
+                            lambda x: isinstance(x, dict) and all(isinstance(v, list) for v in x.values()))
 
     def _line_of(self, ev: Evidence, hit):
         for ln in ev.lines:
@@ -374,6 +384,13 @@ class Matcher:
                 if out.value is True:
                     f.ruled_out_by = out.notes or [say("rule_out_holds", lang)]
                     score *= RULE_OUT_FACTOR
+            outside = self._outside_versions(p, facts)
+            if outside:
+                f.ruled_out_by.append(say("outside_versions", lang, versions="; ".join(
+                    f"{fact} = {value}, {comp} {rng}" for comp, fact, value, rng, _src in outside)))
+                # a version the report states may be another than the one installed: a milder word
+                machine = any(not src.startswith("text:") for *_rest, src in outside)
+                score *= RULE_OUT_FACTOR if machine else TEXT_RULE_OUT_FACTOR
             fam = facts.value("hardware.family")
             if fam and fam != "unknown" and p.hardware and "any" not in p.hardware and fam not in p.hardware:
                 f.ruled_out_by.append(say("other_hardware", lang, family=fam, hardware=", ".join(p.hardware)))
@@ -402,6 +419,26 @@ class Matcher:
         for note in f.confirmed_by + f.ruled_out_by:
             f.evidence.append(FindingEvidence("fact", "facts", 0, note, 0.0))
         return f
+
+    def _outside_versions(self, p, facts: FactSet) -> list[tuple[str, str, str, str, str]]:
+        """(component, fact, value, range, fact source) of each of the problem's ``versions`` that the facts
+        show outside its range: the problem concerns other versions than the ones here."""
+        from ascend_doctor.kb.language.version import VersionError, satisfies
+        from ascend_doctor.kb.loader import VERSION_COMPONENTS, VERSION_FACTS
+
+        out = []
+        for comp, rng in (p.versions or {}).items():
+            key = VERSION_FACTS.get(comp)
+            fact = facts.get(key) if key else None
+            if fact is None or not fact.ok or not isinstance(fact.value, str) or not fact.value:
+                continue
+            try:
+                inside = satisfies(fact.value, rng, VERSION_COMPONENTS[comp])
+            except (VersionError, ValueError):
+                continue                    # a version this grammar cannot read says nothing
+            if not inside:
+                out.append((comp, key, fact.value, rng, fact.source))
+        return out
 
     def _decisive(self, ev: Evidence, findings: list[Finding]):
         if findings:

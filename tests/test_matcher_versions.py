@@ -1,0 +1,45 @@
+"""A problem's ``versions`` say which releases it concerns: versions the machine or the report shows outside
+them make it unlikely (the matcher used to ignore them)."""
+from types import SimpleNamespace
+
+import pytest
+
+from ascend_doctor.diagnose.matcher.match import Matcher
+from ascend_doctor.kb.language.facts import Fact, FactSet
+from ascend_doctor.kb.loader import VERSION_COMPONENTS, VERSION_FACTS
+
+
+def _outside(versions, *facts):
+    problem = SimpleNamespace(versions=versions)
+    fs = FactSet()
+    fs.extend(list(facts))
+    return Matcher._outside_versions(None, problem, fs)
+
+
+def test_every_version_component_reads_a_known_fact():
+    from ascend_doctor.kb.language.fact_keys import known
+
+    assert set(VERSION_FACTS) == set(VERSION_COMPONENTS)
+    assert all(known(key) for key in VERSION_FACTS.values())
+
+
+def test_a_version_outside_the_range_is_named_inside_or_unknown_is_not():
+    torch = Fact("pkg.torch", "2.5.1", source="text:<text>:12")
+    out = _outside({"torch": "<2.5.1", "transformers": ">4.49"}, torch)
+    assert [(c, v, r) for c, _k, v, r, _s in out] == [("torch", "2.5.1", "<2.5.1")]
+    assert _outside({"torch": "<2.5.1"}, Fact("pkg.torch", "2.2.0")) == []
+    assert _outside({"torch": "<2.5.1"}) == []                       # not known: says nothing
+    assert _outside({"cann": ">=8.5.0"}, Fact("cann.version", "not a version")) == []
+
+
+@pytest.mark.parametrize("report,wanted,other", [
+    ("AssertionError: Torch not compiled with CUDA enabled\ntorch 2.5.1\ntorch-npu 2.5.1\ntransformers 4.51.0",
+     "cuda-code-path-on-npu", "transformers-new-with-old-torch-npu"),
+])
+def test_versions_the_report_states_outside_a_problems_range_rank_it_lower(report, wanted, other):
+    from ascend_doctor.diagnose.services.diagnosis import diagnose
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    with KnowledgeBase() as kb:
+        ids = [f.id for f in diagnose(kb, text=report).findings]
+    assert wanted in ids and (other not in ids or ids.index(wanted) < ids.index(other))
