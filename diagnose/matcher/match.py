@@ -68,6 +68,8 @@ class Matcher:
         self.problems = {p.id: p for p in kb.problems()}
         self.norm = kb.normalizer
         self._symptoms: list[tuple[str, str, str]] | None = None   # (problem id, original, normalised)
+        self._cjk: list[tuple[int, set[str], frozenset[str]]] | None = None
+        self._processed: list[str] | None = None
 
     @cached_property
     def _near(self) -> NearMisses:
@@ -98,6 +100,13 @@ class Matcher:
             self._symptoms = [tuple(r) for r in rows]
         return self._symptoms
 
+    def _cjk_symptoms(self) -> list[tuple[int, set[str], frozenset[str]]]:
+        """(index position, character bigrams, latin words) of every Chinese symptom phrase, made once."""
+        if self._cjk is None:
+            self._cjk = [(ci, _grams(n), _informative(n)) for ci, (_, _, n) in enumerate(self._symptom_index())
+                         if CJK.search(n)]
+        return self._cjk
+
     def _symptom_hits(self, queries: list[tuple[str, Any]], cap: float, lang: str = "en") -> dict[str, list[FindingEvidence]]:
         """queries: (text, EvidenceLine | None). Best match per problem and query."""
         from rapidfuzz import fuzz, process, utils
@@ -107,6 +116,9 @@ class Matcher:
             return {}
         qn = [" ".join(self.norm.normalize(q[:400]).split()) for q, _ in queries]
         choices = [n for _, _, n in index]
+        if self._processed is None:     # rapidfuzz's default processing of every phrase, done once
+            self._processed = [utils.default_process(n) for n in choices]
+        processed = self._processed
         out: dict[str, list[FindingEvidence]] = {}
         best: dict[str, float] = {}
 
@@ -122,7 +134,7 @@ class Matcher:
                                 order=ln.order if ln else 0, time=ln.time if ln else "")]
 
         # Chinese has no spaces: compare character bigrams of the normalised texts
-        cjk = [(ci, _grams(n), _informative(n)) for ci, (_, _, n) in enumerate(index) if CJK.search(n)]
+        cjk = self._cjk_symptoms() if any(CJK.search(q) for q in qn) else []
         for qi, q in enumerate(qn):
             if not CJK.search(q):
                 continue
@@ -140,13 +152,13 @@ class Matcher:
             q_words = _informative(q)
             if len(q_words) < 2:         # "```error", "报错：": a line with one word matches every phrase holding it
                 continue
-            for _choice, a, ci in process.extract(q, choices, scorer=fuzz.token_set_ratio,
-                                                  processor=utils.default_process,
+            qp = utils.default_process(q)
+            for _choice, a, ci in process.extract(qp, processed, scorer=fuzz.token_set_ratio, processor=None,
                                                   score_cutoff=SYMPTOM_THRESHOLD, limit=None):
                 if len(q_words & _informative(choices[ci])) < 2:
                     continue             # token_set_ratio is 100 for any one shared word: two must agree
                 # both views must agree: token overlap alone over-matches long lines
-                b = fuzz.partial_ratio(q, choices[ci], processor=utils.default_process)
+                b = fuzz.partial_ratio(qp, processed[ci])
                 r = (a + b) / 2
                 if b < SYMPTOM_THRESHOLD - 10 or r < SYMPTOM_THRESHOLD:
                     continue
