@@ -108,7 +108,8 @@ class Hit:
 
 
 class Retriever:
-    def __init__(self, problems, norm, docs: dict[str, dict[str, int]] | None = None) -> None:
+    def __init__(self, problems, norm, docs: dict[str, dict[str, int]] | None = None,
+                 literals: dict[str, list[str]] | None = None) -> None:
         # synonyms map single words (卡住 / 卡死 / stuck -> hang) token by token: a regex over the whole
         # text, as search does, would cost half a second for every diagnosis
         self.canon = {w: c for w, c in norm.canonical.items() if " " not in w}
@@ -128,6 +129,8 @@ class Retriever:
                 for st in fx.get("steps", []):
                     parts += [(st.get("en", ""), 1), (st.get("command") or "", 1)]
             parts += [(" ".join(p.codes), 2)]
+            # the messages its signatures key on: a report quoting another version's wording still shares them
+            parts += [(lit, 2) for lit in (literals or {}).get(p.id, ())]
             doc: Counter = Counter()
             by_weight: dict[int, list[str]] = defaultdict(list)
             for text, w in parts:
@@ -291,7 +294,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 6
+CACHE_VERSION = 7
 
 
 def cached(kb, problems, norm) -> Retriever:
@@ -302,7 +305,10 @@ def cached(kb, problems, norm) -> Retriever:
     built: list[Retriever] = []
 
     def build() -> dict:
-        built.append(Retriever(problems, norm))
+        literals: dict[str, list[str]] = defaultdict(list)
+        for sig in kb.signatures():
+            literals[sig.problem_id].append(sig.literal)
+        built.append(Retriever(problems, norm, literals=literals))
         return {pid: dict(d) for pid, d in built[0].docs.items()}
 
     docs = cached_index(kb, "retrieval", CACHE_VERSION, build, lambda x: isinstance(x, dict))
