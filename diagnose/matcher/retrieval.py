@@ -47,6 +47,9 @@ _ARG = re.compile(r"(?:^|\s)(?:-\S|\S*[/=]|\S+\.\S)")
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 WORD = re.compile(r"[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*|\d+[a-z][a-z0-9]*|[a-z]+\d+[a-z0-9]*")
 CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+#: a number of 4-6 digits standing alone (65535, 29500, 8192): a limit, a port, a size a message and a
+#: problem both name; longer ones (pids, times) and parts of versions or dates of one word are not terms
+NUMBER = re.compile(r"(?<![\w.:/-])\d{4,6}(?![\w.:/-])")
 STOP = frozenset("""
 a an the and or but if then else when while of to in on at by for with from as is are was were be been being
 it its this that these those there here i we you he she they them our your my me us do does did done not no
@@ -162,6 +165,7 @@ class Retriever:
         low = IDENT.sub(" ", text).lower()
         canon = self.canon
         out += [canon.get(w, w) for w in WORD.findall(low) if len(w) > 2 and w not in STOP]
+        out += NUMBER.findall(low)
         for run in CJK_RUN.findall(low):
             out += [canon.get(g, g) for g in (run[i:i + 2] for i in range(len(run) - 1)) if g not in CJK_STOP]
             if len(run) == 1 and run not in CJK_SINGLE_STOP:
@@ -294,7 +298,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 7
+CACHE_VERSION = 8
 
 
 def cached(kb, problems, norm) -> Retriever:
