@@ -39,8 +39,10 @@ def test_accuracy_floor(accuracy):
     """A floor, not the target (dev figures are training scores; the holdout is reported apart)."""
     _, res = accuracy
     misses = [(r["name"], r["expected"], r["got"]) for r in res["rows"] if r["expected"] and r["rank"] != 1]
-    assert res["top1_answerable"] >= 0.85, misses
-    assert res["top3_answerable"] >= 0.9, misses     # 0.93 before the fresh batches of session 5 came in untuned
+    # 0.8 / 0.85 since session 6: dev took two more fresh batches and 9 former holdout cases (their threads
+    # were read by a knowledge author) as they came, untuned; 0.85 / 0.9 held before
+    assert res["top1_answerable"] >= 0.8, misses
+    assert res["top3_answerable"] >= 0.85, misses
     called = [(r["name"], r["got"][:1], r["scores"][:1]) for r in res["rows"]
               if not r["expected"] and r["scores"] and r["scores"][0] >= 0.5]
     # 0.85 since session 5: the dev set took two fresh batches of reports as they came (39 of them without
