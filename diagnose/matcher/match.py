@@ -303,8 +303,9 @@ class Matcher:
         findings = [self._score(pid, ss, facts, lang) for pid, ss in evidence_of.items()]
         findings = [f for f in findings if f.score >= MIN_SCORE]
         # a benign warning explains a line but is not why a run failed: it goes after the failures the
-        # evidence also supports
-        failure = any(f.problem.severity != "info" and f.score >= BENIGN_YIELD for f in findings)
+        # evidence also supports; a failure only words point to does not push down a warning its line shows
+        failure = any(f.problem.severity != "info" and f.score >= BENIGN_YIELD and set(f.parts) - {"symptom"}
+                      for f in findings)
         findings.sort(key=lambda f: (failure and f.problem.severity == "info", -f.score,
                                      min((s.time or "~", s.order) for s in f.evidence), f.id))
         _untie(findings, lang)
