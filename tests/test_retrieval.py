@@ -112,3 +112,20 @@ def test_a_links_page_words_are_no_terms(retriever):
     whose fix links another page of the same site."""
     terms = retriever.terms("[Doc]: https://docs.vllm.ai/projects/ascend/en/latest/quick_start.html")
     assert not {"html", "latest", "docs", "index"} & set(terms)
+
+
+def test_a_catch_all_code_and_its_message_point_to_no_problem():
+    """ERR99999 UNKNOWN application exception says that something failed, not what: a problem that quotes it
+    (because the failure it describes is wrapped in it) is not found from those words alone, and a 4-6 digit
+    number a message and a problem both name (65535) is a term."""
+    from ascend_doctor.diagnose.matcher.retrieval import NUMBER
+
+    norm = SimpleNamespace(canonical={})
+    wrapped = _problem("download-wrapped", "Model download fails behind a proxy",
+                       symptoms=["ERR99999 UNKNOWN application exception while downloading the model"],
+                       root="torch_npu wraps the network error in ERR99999 UNKNOWN application exception.")
+    r = Retriever(FILLER + [wrapped], norm, catch_all=frozenset({"ERR99999"}))
+    assert "download-wrapped" not in r.sentence_scores("RuntimeError: ERR99999 UNKNOWN application exception")
+    assert "download-wrapped" in r.sentence_scores("ERR99999 while downloading the model behind a proxy")
+    assert NUMBER.findall("value 511744 for parameter coreDim is invalid, at most 65535; v0.9.2 on 2025-08-20") == \
+        ["511744", "65535"]

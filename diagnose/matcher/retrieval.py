@@ -76,6 +76,7 @@ GENERIC = frozenset("""
 tensor tensors size sizes match matches matched mismatch dimension dimensions non-singleton singleton expanded
 existing shape shapes expected expects got argument arguments positional keyword invalid input inputs output
 outputs must index range element elements function method instance number given takes unexpected
+unknown application
 """.split())
 GENERIC_FACTOR = 0.3
 #: (above, second set) the words of any Python traceback and of a build's or a command's last line
@@ -112,7 +113,10 @@ class Hit:
 
 class Retriever:
     def __init__(self, problems, norm, docs: dict[str, dict[str, int]] | None = None,
-                 literals: dict[str, list[str]] | None = None) -> None:
+                 literals: dict[str, list[str]] | None = None, catch_all: frozenset[str] = frozenset()) -> None:
+        """``catch_all``: the catch-all codes of the knowledge (ERR99999, EZ9999, 561000), lower case: like the
+        words of generic messages, they say that something failed, not which problem it is."""
+        self.generic = GENERIC | {c.lower() for c in catch_all}
         # synonyms map single words (卡住 / 卡死 / stuck -> hang) token by token: a regex over the whole
         # text, as search does, would cost half a second for every diagnosis
         self.canon = {w: c for w, c in norm.canonical.items() if " " not in w}
@@ -147,7 +151,7 @@ class Retriever:
             df.update(doc.keys())
         n = max(len(self.docs), 1)
         self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5))
-                       * (CJK_FACTOR if CJK_RUN.match(t) else GENERIC_FACTOR if t in GENERIC else 1.0)
+                       * (CJK_FACTOR if CJK_RUN.match(t) else GENERIC_FACTOR if t in self.generic else 1.0)
                     for t, d in df.items()}
         # a long document shares words with anything: its coverage counts a little less (BM25's idea)
         avg = sum(len(d) for d in self.docs.values()) / n
@@ -198,7 +202,7 @@ class Retriever:
                 shared[pid].append(t)
         out = {}
         for pid, ts in shared.items():
-            if len(ts) < MIN_TERMS or GENERIC.issuperset(ts):
+            if len(ts) < MIN_TERMS or self.generic.issuperset(ts):
                 continue                     # two terms must agree, and not only a generic message's words
             info = sum(self.idf[t] for t in ts)
             cov = info / total
@@ -262,7 +266,7 @@ class Retriever:
                 shared[pid].append(t)
         scored = []
         for pid, ts in shared.items():
-            if not any(len(self.postings[t]) <= RARE_POSTINGS for t in ts):
+            if not any(len(self.postings[t]) <= RARE_POSTINGS and t not in self.generic for t in ts):
                 continue
             info = sum(self.idf[t] for t in ts)
             scored.append((info * self.length_factor[pid], info, pid, ts))
@@ -307,13 +311,14 @@ def cached(kb, problems, norm) -> Retriever:
     from .index_cache import cached_index
 
     built: list[Retriever] = []
+    catch_all = frozenset(c.code for c in kb.all_codes() if c.generic and not c.is_pattern)
 
     def build() -> dict:
         literals: dict[str, list[str]] = defaultdict(list)
         for sig in kb.signatures():
             literals[sig.problem_id].append(sig.literal)
-        built.append(Retriever(problems, norm, literals=literals))
+        built.append(Retriever(problems, norm, literals=literals, catch_all=catch_all))
         return {pid: dict(d) for pid, d in built[0].docs.items()}
 
     docs = cached_index(kb, "retrieval", CACHE_VERSION, build, lambda x: isinstance(x, dict))
-    return built[0] if built else Retriever([], norm, docs=docs)
+    return built[0] if built else Retriever([], norm, docs=docs, catch_all=catch_all)
