@@ -145,3 +145,28 @@ def test_conditions_are_described_in_words():
 def test_explain_a_rule_shows_no_raw_condition_tree(cli):
     r = cli("explain", "AD-DRV-005")
     assert r.code == 0 and '{"' not in r.out and "npu_smi.path is known" in r.out
+
+
+def test_compat_superseded_names_a_release_candidate_that_later_releases_replace():
+    """A vLLM-Ascend rcN the compatibility matrix knows later releases of is superseded (the project publishes
+    fixes in later releases, not in the old candidate); a final release or the newest rc is not; a malformed
+    predicate is refused."""
+    from ascend_doctor.kb.language.conditions import Context, evaluate, validate
+    from ascend_doctor.kb.language.facts import Fact, FactSet
+
+    rows = [{"vllm_ascend": v} for v in ("v0.9.1rc1", "v0.9.1", "v0.10.0rc1", "v0.11.0", ">=0.12")]
+    cond = {"fact": "pkg.vllm_ascend", "op": "compat_superseded", "matrix": "m", "column": "vllm_ascend"}
+
+    def run(version):
+        fs = FactSet()
+        fs.add(Fact("pkg.vllm_ascend", version))
+        return evaluate(cond, Context(fs, compat=lambda name: rows))
+
+    out = run("0.9.1rc1")
+    assert out.value is True and "3 later release(s), the newest v0.11.0" in out.notes[0]
+    assert "v0.9.1, v0.11.0" in out.notes[0]
+    assert run("v0.9.1").value is False              # a final release
+    assert run("0.11.1rc1").value is False           # newer than anything listed
+    assert validate(cond, "c") == []
+    assert any("takes no" in e for e in validate({**cond, "row": {"vllm": "pkg.vllm"}}, "c"))
+    assert any("needs 'fact'" in e for e in validate({k: v for k, v in cond.items() if k != "fact"}, "c"))

@@ -59,7 +59,7 @@ def test_every_operator_example_is_valid_and_says_itself_in_words(name):
     ({"fact": "cann.version", "op": "version_in", "value": [">=8.2,<"]}, "operator without a version"),
     ({"fact": "npu.count", "op": "gte", "value": 8}, "unknown op 'gte' (did you mean"),
     ({"fact": "npu.count", "op": "ge", "value": 8, "where": {"field": "x", "op": "exists"}}, "'where' is only for"),
-    ({"fact": "npu.count", "op": "ge", "value": 8, "matrix": "hdk-cann"}, "only for compat_has"),
+    ({"fact": "npu.count", "op": "ge", "value": 8, "matrix": "hdk-cann"}, "only for the compatibility-matrix operators"),
     ({"fact": "driver.version", "op": "version_ge", "value": "25.5", "family": "hdkk"}, "unknown version family"),
     ({"fact": "npu.cuont", "op": "ge", "value": 8}, "unknown fact key 'npu.cuont'"),
 ])

@@ -26,6 +26,7 @@ def test_every_version_component_reads_a_known_fact():
 def test_a_version_outside_the_range_is_named_inside_or_unknown_is_not():
     torch = Fact("pkg.torch", "2.5.1", source="text:<text>:12")
     out = _outside({"torch": "<2.5.1", "transformers": ">4.49"}, torch)
+    assert _outside({"driver": "25.5.X", "kernel": ">=6.0"}, Fact("driver.version", "25.2.0"), Fact("kernel.release", "5.15.0")) == []
     assert [(c, v, r) for c, _k, v, r, _s in out] == [("torch", "2.5.1", "<2.5.1")]
     assert _outside({"torch": "<2.5.1"}, Fact("pkg.torch", "2.2.0")) == []
     assert _outside({"torch": "<2.5.1"}) == []                       # not known: says nothing

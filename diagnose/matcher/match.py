@@ -283,6 +283,7 @@ class Matcher:
                              (CHECK_FAIL_WEIGHT if status == "FAIL" else CHECK_WARN_WEIGHT) * TEXT_CHECK_FACTOR,
                              detail=say("check_text", lang, rule=rule)))
         # the hardware the text shows, for problems about specific (older / edge) hardware
+        hardware_said: set[int] = set()
         fam = facts.value("hardware.family")
         if fam and fam not in ("a2", "a3", "unknown"):
             src = facts.get("hardware.family").source
@@ -293,18 +294,27 @@ class Matcher:
                 if own and not own & named:
                     continue
                 if p.hardware and "any" not in p.hardware and fam in p.hardware and not {"a2", "a3"} & set(p.hardware):
-                    add(p.id, FindingEvidence("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
-                                      detail=say("hardware", lang, hardware=", ".join(p.hardware))))
+                    said = FindingEvidence("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
+                                           detail=say("hardware", lang, hardware=", ".join(p.hardware)))
+                    if not own & named:     # hardware and the stack the report names together are a candidate
+                        hardware_said.add(id(said))
+                    add(p.id, said)
         errs = [ln for ln in ev.lines if ln.kinds & {ERROR_LINE, CODE} and not ln.signatures][:40]
         for pid, ss in self._symptom_hits([(ln.text, ln) for ln in errs], LOG_SYMPTOM_MAX, lang).items():
             for s in ss:
                 add(pid, s)
 
+        # the report's hardware alone says which problems could apply, not that one did: a problem only it
+        # points to is no finding, unless it is a problem of the stack the report names (vLLM-Ascend on a
+        # first-generation 910); it still adds to a problem other evidence points to
+        evidence_of = {pid: ss for pid, ss in evidence_of.items() if any(id(s) not in hardware_said for s in ss)}
         findings = [self._score(pid, ss, facts, lang) for pid, ss in evidence_of.items()]
         findings = [f for f in findings if f.score >= MIN_SCORE]
         # a benign warning explains a line but is not why a run failed: it goes after the failures the
-        # evidence also supports; a failure only words point to does not push down a warning its line shows
-        failure = any(f.problem.severity != "info" and f.score >= BENIGN_YIELD and set(f.parts) - {"symptom"}
+        # evidence also supports outside the lines the warnings explain (a failure whose only evidence is the
+        # warning's own line, read as words, does not push that warning down)
+        failure = any(f.problem.severity != "info" and f.score >= BENIGN_YIELD and
+                      any(not _within(e.text, harmless) for e in f.evidence if e.kind != "fact")
                       for f in findings)
         findings.sort(key=lambda f: (failure and f.problem.severity == "info", -f.score,
                                      min((s.time or "~", s.order) for s in f.evidence), f.id))
@@ -435,8 +445,10 @@ class Matcher:
 
     def _outside_versions(self, p, facts: FactSet) -> list[tuple[str, str, str, str, str]]:
         """(component, fact, value, range, fact source) of each of the problem's ``versions`` that the facts
-        show outside its range: the problem concerns other versions than the ones here."""
-        from ascend_doctor.kb.language.version import VersionError, satisfies
+        show past its range: at or above an upper bound it states (``<0.10``: fixed in 0.10), the problem
+        concerns earlier releases than the ones here. A version below a range or beside a series says less
+        (a range often records only where a failure was seen): it rules nothing out."""
+        from ascend_doctor.kb.language.version import VersionError, compare, satisfies
         from ascend_doctor.kb.loader import VERSION_COMPONENTS, VERSION_FACTS
 
         out = []
@@ -445,11 +457,14 @@ class Matcher:
             fact = facts.get(key) if key else None
             if fact is None or not fact.ok or not isinstance(fact.value, str) or not fact.value:
                 continue
+            family = VERSION_COMPONENTS[comp]
+            uppers = UPPER_BOUND.findall(rng) if "||" not in rng else []
             try:
-                inside = satisfies(fact.value, rng, VERSION_COMPONENTS[comp])
+                past = bool(uppers) and not satisfies(fact.value, rng, family) and \
+                    all(compare(fact.value, u, family) >= 0 for u in uppers)
             except (VersionError, ValueError):
                 continue                    # a version this grammar cannot read says nothing
-            if not inside:
+            if past:
                 out.append((comp, key, fact.value, rng, fact.source))
         return out
 
@@ -473,6 +488,8 @@ class Matcher:
 
 
 CJK = re.compile(r"[\u3400-\u9fff]")
+#: the upper bounds of a version range (``>=0.9,<0.10`` -> 0.10)
+UPPER_BOUND = re.compile(r"<=?\s*([^,|\s]+)")
 _GRAM_TOKENS = re.compile(r"[\u3400-\u9fff]|[a-z0-9][a-z0-9_.\-]*")
 
 
@@ -499,6 +516,12 @@ def _code_weights(linked: set[str], ranged: set[str], generic: bool = False) -> 
         return []
     base = CODE_WEIGHT / math.sqrt(n) * (GENERIC_CODE_FACTOR if generic else 1.0)
     return [(pid, base * (0.5 if pid in ranged and pid not in linked else 1.0), n) for pid in sorted(linked | ranged)]
+
+
+def _within(text: str, lines: set[str]) -> bool:
+    """Whether ``text`` (a line, or a sentence of one) is one of ``lines`` or part of one."""
+    t = text.strip()
+    return bool(t) and any(t in ln for ln in lines)
 
 
 def _untie(findings: list[Finding], lang: str) -> None:

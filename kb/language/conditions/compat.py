@@ -1,4 +1,7 @@
-"""Operators ``compat_has`` / ``compat_lacks``: a row of a compatibility matrix of the knowledge base.
+"""Operators ``compat_has`` / ``compat_lacks``: a row of a compatibility matrix of the knowledge base; and
+``compat_superseded``: the fact's version is a pre-release (rcN, alpha, beta, dev) and a column of the matrix
+lists a later release (the project's own rule: a release candidate is for early testing, and what is found
+in it is fixed in later releases, not in that candidate).
 
 Rows are chosen by ``select`` (column = literal) and ``row`` (column = fact key whose value the cell
 must cover). When no row covers a version exactly, rows of the same release are used (torch_npu
@@ -24,6 +27,13 @@ def validate(cond: Mapping[str, Any], where: str) -> list[str]:
         errs.append(f"{where}: op {op} needs 'matrix'")
     if not isinstance(cond.get("column"), str):
         errs.append(f"{where}: op {op} needs 'column'")
+    if op == "compat_superseded":
+        if "fact" not in cond:
+            errs.append(f"{where}: op {op} needs 'fact' (the version to compare)")
+        extra = sorted(k for k in ("row", "select", "if_no_row", "line") if k in cond)
+        if extra:
+            errs.append(f"{where}: op {op} takes no {extra}: it reads the whole column")
+        return errs
     row, select = cond.get("row", {}), cond.get("select", {})
     if not isinstance(row, Mapping) or not isinstance(select, Mapping) or not (row or select):
         errs.append(f"{where}: op {op} needs 'row' (column = fact key) and/or 'select' (column = value)")
@@ -88,6 +98,8 @@ def evaluate(cond: Mapping[str, Any], ctx: Context) -> Outcome:
     rows = ctx.compat(matrix)
     if not rows:
         return Outcome(None, reasons=[f"compatibility matrix {matrix}: no rows in the knowledge base"])
+    if cond["op"] == "compat_superseded":
+        return _superseded(cond, ctx, rows)
     reasons: list[str] = []
     row_vals: dict[str, Any] = {}
     for col, key in (cond.get("row") or {}).items():
@@ -139,3 +151,36 @@ def evaluate(cond: Mapping[str, Any], ctx: Context) -> Outcome:
     subj = f"{cond['fact']} = {show(subject)}; " if subject is not None else ""
     note = f"{subj}{matrix} rows for {where}{approx}: {column} = {listed}"
     return Outcome(has if cond["op"] == "compat_has" else not has, [note])
+
+
+def _superseded(cond: Mapping[str, Any], ctx: Context, rows: list[dict[str, Any]]) -> Outcome:
+    """``compat_superseded``: true when the fact's version is a pre-release and ``column`` lists later ones."""
+    found, subject, label, fact = lookup(cond, ctx)
+    if not found:
+        return Outcome(None, reasons=[describe_status(cond["fact"], fact) if fact is None or not fact.ok
+                                      else f"{label}: no value"])
+    fam = family_of(cond["fact"])
+    try:
+        v = parse(str(subject), fam)
+    except VersionError:
+        return Outcome(None, reasons=[f"{cond['fact']} = {show(subject)} is not a version"])
+    if not v.is_prerelease:
+        return Outcome(False, [f"{cond['fact']} = {show(subject)} is a final release"])
+    later = []
+    for r in rows:
+        for c in _cell_values(r.get(cond["column"])):
+            try:
+                cv = parse(c, fam)
+            except VersionError:
+                continue                 # a range or a note, not one release
+            if cv > v:
+                later.append((cv, c))
+    if not later:
+        return Outcome(False, [f"{cond['fact']} = {show(subject)} is the newest release {cond['matrix']} lists"])
+    later.sort(key=lambda x: x[0])
+    newest = later[-1][1]
+    finals = list(dict.fromkeys(c for cv, c in later if not cv.is_prerelease))
+    note = (f"{cond['fact']} = {show(subject)} is a pre-release; {cond['matrix']} lists {len({c for _, c in later})} "
+            f"later release(s), the newest {newest}" + (f" (final releases among them: {', '.join(finals[-3:])})"
+                                                         if finals else ""))
+    return Outcome(True, [note])

@@ -287,6 +287,9 @@ _TABLE += [
        '{ fact = "driver.version", op = "compat_has", matrix = "hdk-cann", row = { cann = "cann.version" }, column = "hdk" }'),
     Op("compat_lacks", "compat", "none", "does not list", "the opposite of `compat_has`",
        '{ fact = "driver.version", op = "compat_lacks", matrix = "hdk-cann", row = { cann = "cann.version" }, column = "hdk", if_no_row = false }'),
+    Op("compat_superseded", "compat", "none", "is a pre-release superseded in",
+       "the fact's version is a pre-release (rcN, alpha, beta, dev) and `column` of the matrix lists a later release",
+       '{ fact = "pkg.vllm_ascend", op = "compat_superseded", matrix = "vllm-ascend", column = "vllm_ascend" }'),
 ]
 
 _TABLE += [

@@ -130,7 +130,7 @@ def _validate_predicate(cond: Mapping[str, Any], where: str, in_item: bool,
     if op.kind == "compat":
         errs += compat.validate(cond, where)
     elif set(compat.KEYS) & set(cond):
-        errs.append(f"{where}: {sorted(set(compat.KEYS) & set(cond))} only for compat_has / compat_lacks")
+        errs.append(f"{where}: {sorted(set(compat.KEYS) & set(cond))} only for the compatibility-matrix operators (compat_has, compat_lacks, compat_superseded)")
     if "if_unknown" in cond and not isinstance(cond["if_unknown"], bool):
         errs.append(f"{where}: 'if_unknown' must be true or false")
     return errs
