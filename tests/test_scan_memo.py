@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from ascend_doctor.diagnose.evidence import codes
 from ascend_doctor.diagnose.evidence import template
-from ascend_doctor.diagnose.evidence.memo import plog_time
+from ascend_doctor.diagnose.evidence import clock
+from ascend_doctor.diagnose.evidence.model import SignaturePattern
 from ascend_doctor.diagnose.evidence.scan import CODE_PREFIXES
 from ascend_doctor.diagnose.evidence.prefilter import Prefilter
 from ascend_doctor.diagnose.evidence.uniform import shape, uniform
@@ -81,8 +82,9 @@ def test_a_template_gives_every_line_of_its_shape_what_reading_it_gives(body):
     rnd = random.Random(7)
     first = line(rnd)
     key = shape(first)
-    ts = key.decode().count("0", 0, key.decode().index("):") + 2)
-    tpl = template.make(first, key, ts, classify, lambda _b: True, plog_time)
+    c = clock.find(key.decode())
+    assert c is not None and c.ts == key.decode().count("0", 0, key.decode().index("):") + 2)
+    tpl = template.make(first, key, c, classify, lambda _b: True)
     assert tpl is not None
     for _ in range(200):
         b = line(rnd)
@@ -102,6 +104,60 @@ def test_no_template_where_the_digits_reach_more_than_the_text():
                  "[x.cc:1][2] failed at 0x7ffd1234abcd"):                     # the dedupe key's 0x rule
         b = f"[ERROR] HCCL(1234,python3):2025-08-20-10:00:00.000.000 {body}".encode()
         key = shape(b)
-        ts = key.decode().count("0", 0, key.decode().index("):") + 2)
-        assert template.make(b, key, ts, lambda x: cl.classify(x, _trigs(cl, pf, x)), lambda _b: True,
-                             plog_time) is None, body
+        assert template.make(b, key, clock.find(key.decode()), lambda x: cl.classify(x, _trigs(cl, pf, x)),
+                             lambda _b: True) is None, body
+
+
+def test_a_kept_serving_line_with_a_vllm_time_gets_a_template_too():
+    """vLLM-Ascend prints the same kept line at every start with another time (and pid): its shape gets a
+    template, and the template gives each line what reading it gives, its time included."""
+    from ascend_doctor.diagnose.evidence.clean import line_time
+
+    cl = Classifier([SignaturePattern("p#1", "use_inductor not supported")])
+    pf = Prefilter([*cl.kind_of, *CODE_PREFIXES])
+
+    def classify(b: bytes):
+        return cl.classify(b, _trigs(cl, pf, b))
+
+    def line(rnd: random.Random) -> bytes:
+        return (f"(APIServer pid={rnd.randrange(1, 9)}) INFO 0{rnd.randrange(1, 10)}-{rnd.randrange(10, 29)} "
+                f"1{rnd.randrange(10)}:{rnd.randrange(10, 60)}:{rnd.randrange(10, 60)} [platform.py:174] PIECEWISE "
+                "compilation enabled on NPU. use_inductor not supported - using only ACL Graph mode").encode()
+
+    rnd = random.Random(3)
+    first = line(rnd)
+    key = shape(first)
+    c = clock.find(key.decode())
+    assert c is not None and not c.year and c.frac == 0
+    tpl = template.make(first, key, c, classify, lambda _b: True)
+    assert tpl is not None
+    for _ in range(100):
+        b = line(rnd)
+        if shape(b) != key:
+            continue
+        d = bytes(x for x in b if 48 <= x <= 57)
+        v, got = classify(b), tpl.verdict(d.decode())
+        assert (got.key, got.cleaned, got.kinds, got.sigs) == (v.key, v.cleaned, v.kinds, v.sigs)
+        assert c.text(d) == line_time(b.decode())
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("[ERROR] GE(1234,python3):2025-08-20-10:00:00.123.456 [a.cc:1] x", ("plog", True, 6)),
+    ("2025-08-20 10:00:00,123 - vllm - ERROR - x", ("iso", True, 3)),
+    ("INFO 08-20 10:00:12 [platform.py:174] x", ("md", False, 0)),
+])
+def test_a_clock_reads_the_time_line_time_reads(text, kind):
+    from ascend_doctor.diagnose.evidence.clean import line_time
+
+    c = clock.find(shape(text.encode()).decode())
+    assert c is not None and (c.year, c.frac) == kind[1:]
+    d = bytes(x for x in text.encode() if 48 <= x <= 57)
+    assert c.text(d) == line_time(text)
+    bad = text.replace("08-20", "13-20")                     # an invalid month: read on its own, like line_time
+    assert c.text(bytes(x for x in bad.encode() if 48 <= x <= 57)) is None
+
+
+def test_no_clock_where_the_time_line_time_takes_could_depend_on_the_digits():
+    assert clock.find(shape(b"2025-08-20 10:00:00 then 2025-08-21 10:00:00 x").decode()) is None   # two ISO times
+    assert clock.find(shape("时间 08-20 10:00:00".encode()).decode()) is None                         # not ASCII
+    assert clock.find(shape(b"no time here 12345").decode()) is None
