@@ -193,3 +193,14 @@ def test_hardware_proposes_a_stacks_problem_only_for_that_stack_or_an_unnamed_on
     assert "vllm-ascend-unsupported-hardware" in ids(run(matcher, "vllm-ascend 启动失败\n" + table))
     lf = run(matcher, "llamafactory-cli chat 在 NPU 上推理报错\n- `llamafactory` version: 0.9.1\n" + table)
     assert "vllm-ascend-unsupported-hardware" not in ids(lf)
+
+
+def test_versions_a_report_states_confirm_less_than_the_machine_itself(matcher):
+    """A report may name versions it does not run (a requirement, an old install): the same confirming facts
+    raise a cause less when they come from the text than when they come from the machine."""
+    text = "Loading safetensors checkpoint shards:   0% Completed | 0/163\nvllm 加载权重卡住，没有报错"
+    machine = [Fact("kernel.release", "6.6.0-98.oe2403sp1.aarch64"), Fact("driver.version", "25.5.0")]
+    said = [Fact(f.key, f.value, source="text:report:3") for f in machine]
+    m = {f.id: f for f in run(matcher, text, machine).findings}["weight-load-hang-kernel-hdk"]
+    t = {f.id: f for f in run(matcher, text, said).findings}["weight-load-hang-kernel-hdk"]
+    assert m.confirmed_by and t.confirmed_by and t.score < m.score

@@ -34,6 +34,7 @@ LOG_SYMPTOM_MAX = 0.3     # symptoms matched by log lines (signatures do the rea
 SYMPTOM_THRESHOLD = 78
 CJK_COVERAGE = 0.5        # share of a Chinese symptom's bigrams found in the text
 CONFIRM_BOOST = 0.35      # share of the remaining distance to 1
+TEXT_CONFIRM_BOOST = 0.15  # the same when only the facts a report states confirm it
 RULE_OUT_FACTOR = 0.25
 TEXT_RULE_OUT_FACTOR = 0.5   # the same from versions a report states (it may name more than the installed one)
 OTHER_HARDWARE_FACTOR = 0.5
@@ -401,7 +402,10 @@ class Matcher:
                 out = evaluate(p.confirm_when, ctx)
                 if out.value is True:
                     f.confirmed_by = out.notes or [say("confirm_holds", lang)]
-                    score = score + (1 - score) * CONFIRM_BOOST
+                    # what a report says of its machine confirms less than the machine itself
+                    said = all(str(getattr(facts.get(k), "source", "")).startswith("text:")
+                               for k in _fact_keys(p.confirm_when) if facts.get(k) is not None)
+                    score = score + (1 - score) * (TEXT_CONFIRM_BOOST if said else CONFIRM_BOOST)
             if p.rule_out_when:
                 out = evaluate(p.rule_out_when, ctx)
                 if out.value is True:
@@ -516,6 +520,19 @@ def _code_weights(linked: set[str], ranged: set[str], generic: bool = False) -> 
         return []
     base = CODE_WEIGHT / math.sqrt(n) * (GENERIC_CODE_FACTOR if generic else 1.0)
     return [(pid, base * (0.5 if pid in ranged and pid not in linked else 1.0), n) for pid in sorted(linked | ranged)]
+
+
+def _fact_keys(cond) -> set[str]:
+    """The fact keys a condition tree reads."""
+    if isinstance(cond, dict):
+        keys = {cond["fact"]} if isinstance(cond.get("fact"), str) else set()
+        for v in cond.values():
+            if isinstance(v, (dict, list)):
+                keys |= _fact_keys(v)
+        return keys
+    if isinstance(cond, list):
+        return set().union(*(_fact_keys(c) for c in cond)) if cond else set()
+    return set()
 
 
 def _within(text: str, lines: set[str]) -> bool:
