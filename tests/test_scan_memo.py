@@ -79,21 +79,32 @@ def test_a_template_gives_every_line_of_its_shape_what_reading_it_gives(body):
         return (f"[ERROR] GE({rnd.randrange(1000, 9999)},python3):{ts} "
                 + body.format(t=t, n=rnd.randrange(10, 100), d=rnd.randrange(10))).encode()
 
-    rnd = random.Random(7)
+    key, c = _template_agrees_with_reading(line, classify, seed=7, rounds=200)
+    assert c.ts == key.decode().count("0", 0, key.decode().index("):") + 2)
+
+
+def _template_agrees_with_reading(line, classify, seed: int, rounds: int):
+    """Make the template of the shape of ``line(rnd)``'s first line and check, on ``rounds`` more lines of that
+    shape, that it gives what reading each line gives (its time included); returns the shape and its clock."""
+    from ascend_doctor.diagnose.evidence.clean import line_time
+
+    rnd = random.Random(seed)
     first = line(rnd)
     key = shape(first)
     c = clock.find(key.decode())
-    assert c is not None and c.ts == key.decode().count("0", 0, key.decode().index("):") + 2)
+    assert c is not None
     tpl = template.make(first, key, c, classify, lambda _b: True)
     assert tpl is not None
-    for _ in range(200):
+    for _ in range(rounds):
         b = line(rnd)
         if shape(b) != key:
             continue
-        d = bytes(c for c in b if 48 <= c <= 57)
+        d = bytes(x for x in b if 48 <= x <= 57)
         v, got = classify(b), tpl.verdict(d.decode())
         assert (got.key, got.cleaned, got.kinds, got.sigs, got.codes, got.gh) == \
             (v.key, v.cleaned, v.kinds, v.sigs, v.codes, v.gh)
+        assert c.text(d) == line_time(b.decode())
+    return key, c
 
 
 def test_no_template_where_the_digits_reach_more_than_the_text():
@@ -111,8 +122,6 @@ def test_no_template_where_the_digits_reach_more_than_the_text():
 def test_a_kept_serving_line_with_a_vllm_time_gets_a_template_too():
     """vLLM-Ascend prints the same kept line at every start with another time (and pid): its shape gets a
     template, and the template gives each line what reading it gives, its time included."""
-    from ascend_doctor.diagnose.evidence.clean import line_time
-
     cl = Classifier([SignaturePattern("p#1", "use_inductor not supported")])
     pf = Prefilter([*cl.kind_of, *CODE_PREFIXES])
 
@@ -124,21 +133,8 @@ def test_a_kept_serving_line_with_a_vllm_time_gets_a_template_too():
                 f"1{rnd.randrange(10)}:{rnd.randrange(10, 60)}:{rnd.randrange(10, 60)} [platform.py:174] PIECEWISE "
                 "compilation enabled on NPU. use_inductor not supported - using only ACL Graph mode").encode()
 
-    rnd = random.Random(3)
-    first = line(rnd)
-    key = shape(first)
-    c = clock.find(key.decode())
-    assert c is not None and not c.year and c.frac == 0
-    tpl = template.make(first, key, c, classify, lambda _b: True)
-    assert tpl is not None
-    for _ in range(100):
-        b = line(rnd)
-        if shape(b) != key:
-            continue
-        d = bytes(x for x in b if 48 <= x <= 57)
-        v, got = classify(b), tpl.verdict(d.decode())
-        assert (got.key, got.cleaned, got.kinds, got.sigs) == (v.key, v.cleaned, v.kinds, v.sigs)
-        assert c.text(d) == line_time(b.decode())
+    _key, c = _template_agrees_with_reading(line, classify, seed=3, rounds=100)
+    assert not c.year and c.frac == 0
 
 
 @pytest.mark.parametrize("text,kind", [
