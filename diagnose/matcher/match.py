@@ -194,10 +194,8 @@ class Matcher:
         harmless = {t for pid, ts in signed.items() if self.problems[pid].severity == "info" for t in ts}
 
         def explained(pid: str, sentence: str) -> bool:
-            if not sentence:
-                return False
-            return any(sentence in t for t in signed.get(pid, ())) or (
-                self.problems[pid].severity != "info" and any(sentence in t for t in harmless))
+            return _within(sentence, signed.get(pid, ())) or (
+                self.problems[pid].severity != "info" and _within(sentence, harmless))
         # near misses: another release's wording of a signature's line (near.py), on lines no signature matched
         for ln in ev.lines:
             if ln.signatures or not ln.kinds & {ERROR_LINE, CODE}:
@@ -284,7 +282,7 @@ class Matcher:
                              (CHECK_FAIL_WEIGHT if status == "FAIL" else CHECK_WARN_WEIGHT) * TEXT_CHECK_FACTOR,
                              detail=say("check_text", lang, rule=rule)))
         # the hardware the text shows, for problems about specific (older / edge) hardware
-        hardware_said: set[int] = set()
+        hardware_only: set[str] = set()     # problems the hardware proposes without the stack the report names
         fam = facts.value("hardware.family")
         if fam and fam not in ("a2", "a3", "unknown"):
             src = facts.get("hardware.family").source
@@ -295,11 +293,10 @@ class Matcher:
                 if own and not own & named:
                     continue
                 if p.hardware and "any" not in p.hardware and fam in p.hardware and not {"a2", "a3"} & set(p.hardware):
-                    said = FindingEvidence("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
-                                           detail=say("hardware", lang, hardware=", ".join(p.hardware)))
+                    add(p.id, FindingEvidence("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
+                                              detail=say("hardware", lang, hardware=", ".join(p.hardware))))
                     if not own & named:     # hardware and the stack the report names together are a candidate
-                        hardware_said.add(id(said))
-                    add(p.id, said)
+                        hardware_only.add(p.id)
         errs = [ln for ln in ev.lines if ln.kinds & {ERROR_LINE, CODE} and not ln.signatures][:40]
         for pid, ss in self._symptom_hits([(ln.text, ln) for ln in errs], LOG_SYMPTOM_MAX, lang).items():
             for s in ss:
@@ -308,7 +305,7 @@ class Matcher:
         # the report's hardware alone says which problems could apply, not that one did: a problem only it
         # points to is no finding, unless it is a problem of the stack the report names (vLLM-Ascend on a
         # first-generation 910); it still adds to a problem other evidence points to
-        evidence_of = {pid: ss for pid, ss in evidence_of.items() if any(id(s) not in hardware_said for s in ss)}
+        evidence_of = {pid: ss for pid, ss in evidence_of.items() if not (pid in hardware_only and len(ss) == 1)}
         findings = [self._score(pid, ss, facts, lang) for pid, ss in evidence_of.items()]
         findings = [f for f in findings if f.score >= MIN_SCORE]
         # a benign warning explains a line but is not why a run failed: it goes after the failures the
@@ -395,7 +392,7 @@ class Matcher:
         f = Finding(pid, p, score, parts=parts)
         ctx = None
         if len(facts):
-            from ascend_doctor.kb.language.conditions import Context, evaluate
+            from ascend_doctor.kb.language.conditions import Context, evaluate, facts_used
 
             ctx = Context(facts, compat=self.kb.compat)
             if p.confirm_when:
@@ -403,8 +400,7 @@ class Matcher:
                 if out.value is True:
                     f.confirmed_by = out.notes or [say("confirm_holds", lang)]
                     # what a report says of its machine confirms less than the machine itself
-                    said = all(str(getattr(facts.get(k), "source", "")).startswith("text:")
-                               for k in _fact_keys(p.confirm_when) if facts.get(k) is not None)
+                    said = all(_stated(facts.get(k)) for k in facts_used(p.confirm_when) if facts.get(k) is not None)
                     score = score + (1 - score) * (TEXT_CONFIRM_BOOST if said else CONFIRM_BOOST)
             if p.rule_out_when:
                 out = evaluate(p.rule_out_when, ctx)
@@ -414,9 +410,9 @@ class Matcher:
             outside = self._outside_versions(p, facts)
             if outside:
                 f.ruled_out_by.append(say("outside_versions", lang, versions="; ".join(
-                    f"{fact} = {value}, {comp} {rng}" for comp, fact, value, rng, _src in outside)))
+                    f"{key} = {value}, {comp} {rng}" for comp, key, value, rng, _fact in outside)))
                 # a version the report states may be another than the one installed: a milder word
-                machine = any(not src.startswith("text:") for *_rest, src in outside)
+                machine = any(not _stated(fact) for *_rest, fact in outside)
                 score *= RULE_OUT_FACTOR if machine else TEXT_RULE_OUT_FACTOR
             fam = facts.value("hardware.family")
             if fam and fam != "unknown" and p.hardware and "any" not in p.hardware and fam not in p.hardware:
@@ -447,8 +443,8 @@ class Matcher:
             f.evidence.append(FindingEvidence("fact", "facts", 0, note, 0.0))
         return f
 
-    def _outside_versions(self, p, facts: FactSet) -> list[tuple[str, str, str, str, str]]:
-        """(component, fact, value, range, fact source) of each of the problem's ``versions`` that the facts
+    def _outside_versions(self, p, facts: FactSet) -> list[tuple[str, str, str, str, Any]]:
+        """(component, fact key, value, range, the Fact) of each of the problem's ``versions`` that the facts
         show past its range: at or above an upper bound it states (``<0.10``: fixed in 0.10), the problem
         concerns earlier releases than the ones here. A version below a range or beside a series says less
         (a range often records only where a failure was seen): it rules nothing out."""
@@ -469,7 +465,7 @@ class Matcher:
             except (VersionError, ValueError):
                 continue                    # a version this grammar cannot read says nothing
             if past:
-                out.append((comp, key, fact.value, rng, fact.source))
+                out.append((comp, key, fact.value, rng, fact))
         return out
 
     def _decisive(self, ev: Evidence, findings: list[Finding]):
@@ -522,23 +518,15 @@ def _code_weights(linked: set[str], ranged: set[str], generic: bool = False) -> 
     return [(pid, base * (0.5 if pid in ranged and pid not in linked else 1.0), n) for pid in sorted(linked | ranged)]
 
 
-def _fact_keys(cond) -> set[str]:
-    """The fact keys a condition tree reads."""
-    if isinstance(cond, dict):
-        keys = {cond["fact"]} if isinstance(cond.get("fact"), str) else set()
-        for v in cond.values():
-            if isinstance(v, (dict, list)):
-                keys |= _fact_keys(v)
-        return keys
-    if isinstance(cond, list):
-        return set().union(*(_fact_keys(c) for c in cond)) if cond else set()
-    return set()
+def _stated(fact) -> bool:
+    """Whether a fact comes from the report's text (evidence/textfacts.py: source ``text:<input>:<line>``)
+    rather than from the machine."""
+    return fact.source.startswith("text:")
 
 
-def _within(text: str, lines: set[str]) -> bool:
+def _within(text: str, lines) -> bool:
     """Whether ``text`` (a line, or a sentence of one) is one of ``lines`` or part of one."""
-    t = text.strip()
-    return bool(t) and any(t in ln for ln in lines)
+    return bool(text) and any(text in ln for ln in lines)
 
 
 def _untie(findings: list[Finding], lang: str) -> None:
