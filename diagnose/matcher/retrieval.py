@@ -302,7 +302,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 8
+CACHE_VERSION = 9
 
 
 def cached(kb, problems, norm) -> Retriever:
@@ -311,14 +311,17 @@ def cached(kb, problems, norm) -> Retriever:
     from .index_cache import cached_index
 
     built: list[Retriever] = []
-    catch_all = frozenset(c.code for c in kb.all_codes() if c.generic and not c.is_pattern)
 
     def build() -> dict:
+        # the catch-all codes are kept with the documents: reading every code costs ~30 ms a run
+        catch_all = sorted(c.code for c in kb.all_codes() if c.generic and not c.is_pattern)
         literals: dict[str, list[str]] = defaultdict(list)
         for sig in kb.signatures():
             literals[sig.problem_id].append(sig.literal)
-        built.append(Retriever(problems, norm, literals=literals, catch_all=catch_all))
-        return {pid: dict(d) for pid, d in built[0].docs.items()}
+        built.append(Retriever(problems, norm, literals=literals, catch_all=frozenset(catch_all)))
+        return {"docs": {pid: dict(d) for pid, d in built[0].docs.items()}, "catch_all": catch_all}
 
-    docs = cached_index(kb, "retrieval", CACHE_VERSION, build, lambda x: isinstance(x, dict))
-    return built[0] if built else Retriever([], norm, docs=docs, catch_all=catch_all)
+    index = cached_index(kb, "retrieval", CACHE_VERSION, build,
+                         lambda x: isinstance(x, dict) and isinstance(x.get("docs"), dict)
+                         and isinstance(x.get("catch_all"), list))
+    return built[0] if built else Retriever([], norm, docs=index["docs"], catch_all=frozenset(index["catch_all"]))
