@@ -239,7 +239,7 @@ def test_the_generated_logs_reach_every_fast_path(tmp_path, monkeypatch):
         (memo,) = sc._memos.values()
         shapes = list(memo._shapes.values())
         entries = [le for e in shapes for le in e.lines.values()]
-        plog_entries = [le for le in entries if le is not memo_mod.UNSURE and le.ts >= 0]
+        plog_entries = [le for le in entries if le is not memo_mod.UNSURE and le.clock is not None]
         templates = [e for e in shapes if e.tpl is not None]
         assert {e.kind for e in shapes} == {memo_mod.NOTHING, memo_mod.PROGRESS_ONLY, memo_mod.EXACT}
         assert (len(plog_entries) > 100) is sure and any(le is memo_mod.UNSURE for le in entries)

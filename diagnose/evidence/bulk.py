@@ -19,7 +19,7 @@ from collections import Counter
 from itertools import accumulate, compress
 from typing import TYPE_CHECKING
 
-from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, LineEntry, ShapeEntry, ShapeMemo, plog_time
+from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, LineEntry, ShapeEntry, ShapeMemo
 from .model import CODE, SIGNATURE
 from .uniform import TO_ZERO
 from .verdict import MAX_KEEP
@@ -46,7 +46,6 @@ class ShapeReader:
 
     def __init__(self, scanner: "Scanner"):
         self.sc = scanner
-        self._valid: dict[bytes, bool] = {}      # the year, month, day and hour of a plog time -> line_time takes it
         self._clock: dict[bytes, str] = {}       # its month to second -> "MM-DD HH:MM:SS."
         self._keys: dict[tuple, str] = {}        # (template, the digits its key is made of) -> the key
         self._search = 0                         # parts to search with the automaton before shapes are tried again
@@ -139,7 +138,6 @@ class ShapeReader:
                lineno: int, st: "_State", memo: ShapeMemo) -> int:
         """The lines ``todo`` of the part, in order; returns the error-word hits of those counted in bulk."""
         lines = st.lines
-        valid = self._valid
         cap = _max_distinct()
         gh = 0
         # a template's dedupe key, or a line entry -> [lines, earliest time (from the month on), dedupe key, codes,
@@ -162,15 +160,7 @@ class ShapeReader:
                         e.hits += 1
                     v = le.v if le.bulk else None
                 if v is not None:
-                    if tpl is not None:
-                        t = tpl.clock.at(d)         # MMDDhhmmssffffff, None: not a valid time
-                    else:
-                        ts = e.ts
-                        t = d[ts:ts + 20]
-                        ok = valid.get(t[:10])
-                        if ok is None:
-                            ok = valid[t[:10]] = plog_time(t, 0) is not None
-                        t = t[4:] if ok else None
+                    t = (e.clock if tpl is None else tpl.clock).at(d)   # MMDDhhmmssffffff, None: not a valid time
                     if t is not None:
                         key = v.key if tpl is None else self._key_of(tpl, d)
                         if key in lines:
@@ -272,7 +262,7 @@ class ShapeReader:
         if v.gh:
             sc.count_generic(v.gh, st)
         if v.kinds:
-            time = le.time if le.ts < 0 else plog_time(digits, le.ts)
+            time = le.time if le.clock is None else le.clock.text(digits)
             if time is None or not sc._count(st, name, v, time, le.rank):
                 sc._keep(st, name, lineno, raw.decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP], v, time,
                          None if time is None else le.rank)

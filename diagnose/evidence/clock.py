@@ -17,33 +17,33 @@ HEAD = 120                  # characters of a line where clean.line_time looks f
 PLOG_ANY = re.compile(r"\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
 ISO_ANY = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,](\d{1,6}))?")
 MD_ANY = re.compile(r"(?<![\d-])\d\d-\d\d \d\d:\d\d:\d\d(?:[.,](\d{1,6}))?")
-MAX_VALID = 10000           # validity answers remembered per clock
+MAX_VALID = 10000           # validity answers remembered (a time's date and hour -> valid), for every clock
+_VALID: dict[bytes, bool] = {}   # keys of 10 digits (with a year) and of 6 (without) never meet
 
 
 class Clock:
     """The time of a line of one shape from its digits: they start at the ``ts``-th digit, with a year
     (``year``: its 4 digits first, which must start 19 or 20) or not, then month, day, hour, minute,
     second and ``frac`` digits of the second (0-6)."""
-    __slots__ = ("ts", "year", "frac", "_n", "_pad", "_valid")
+    __slots__ = ("ts", "year", "frac", "_n", "_pad")
 
     def __init__(self, ts: int, year: bool, frac: int):
         self.ts, self.year, self.frac = ts, year, frac
         self._n = (4 if year else 0) + 10 + frac
         self._pad = b"0" * (6 - frac)
-        self._valid: dict[bytes, bool] = {}
 
     def at(self, digits: bytes) -> bytes | None:
         """``MMDDhhmmssffffff`` (16 digits, the fraction padded with 0) of the line whose digits are
         ``digits``, or None when its time is not a valid one."""
         t = digits[self.ts:self.ts + self._n]
         if self.year:
-            ok = self._valid.get(t[:10])
+            ok = _VALID.get(t[:10])
             if ok is None:
-                ok = self._remember(t[:10], t[:2] in (b"19", b"20") and _valid_mdh(t[4:10]))
+                ok = _remember(t[:10], t[:2] in (b"19", b"20") and _valid_mdh(t[4:10]))
             return t[4:] + self._pad if ok else None
-        ok = self._valid.get(t[:6])
+        ok = _VALID.get(t[:6])
         if ok is None:
-            ok = self._remember(t[:6], _valid_mdh(t[:6]))
+            ok = _remember(t[:6], _valid_mdh(t[:6]))
         return t + self._pad if ok else None
 
     def text(self, digits: bytes) -> str | None:
@@ -55,16 +55,23 @@ class Clock:
         c = t.decode("ascii")
         return f"{c[:2]}-{c[2:4]} {c[4:6]}:{c[6:8]}:{c[8:10]}.{c[10:]}"
 
-    def _remember(self, key: bytes, ok: bool) -> bool:
-        if len(self._valid) >= MAX_VALID:
-            self._valid.clear()
-        self._valid[key] = ok
-        return ok
+
+
+def _remember(key: bytes, ok: bool) -> bool:
+    if len(_VALID) >= MAX_VALID:
+        _VALID.clear()
+    _VALID[key] = ok
+    return ok
 
 
 def _valid_mdh(t: bytes) -> bool:
     """Month, day and hour digits as clean.line_time accepts them."""
     return b"01" <= t[:2] <= b"12" and b"01" <= t[2:4] <= b"31" and t[4:6] <= b"23"
+
+
+def plog(ts: int) -> Clock:
+    """The clock of a plog header's time whose digits start at the ``ts``-th digit of the line."""
+    return Clock(ts, True, 6)
 
 
 def find(shape_text: str) -> Clock | None:
@@ -73,11 +80,11 @@ def find(shape_text: str) -> Clock | None:
     head = shape_text[:HEAD]
     if not head.isascii():
         return None             # line_time counts characters, the digits bytes
-    plog = list(PLOG_ANY.finditer(head))
-    if plog:
-        if len(plog) > 1:
+    plog_times = list(PLOG_ANY.finditer(head))
+    if plog_times:
+        if len(plog_times) > 1:
             return None
-        return Clock(head.count("0", 0, plog[0].start()), True, 6)
+        return plog(head.count("0", 0, plog_times[0].start()))
     iso = list(ISO_ANY.finditer(head))
     if iso:
         if len(iso) > 1:

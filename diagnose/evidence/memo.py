@@ -38,6 +38,7 @@ from . import clock, template
 from .model import SIGNATURE
 from .prefilter import Prefilter
 from .stalls import PROGRESS_TRIGGERS
+from .clock import Clock
 from .template import Template
 from .uniform import shape, uniform
 from .verdict import ERROR_LINE, MAX_KEEP, PROGRESS_SET, Classifier, Verdict, cannot_be_error
@@ -60,25 +61,26 @@ NOT_DIGITS = bytes(c for c in range(256) if not 48 <= c <= 57)
 
 class ShapeEntry:
     """``cut`` (PROGRESS): where StallTracker.note reads the bar of a line of this shape (see ``_bar_cut``);
-    ``tpl`` (EXACT): the verdict of every line of the shape from its digits (template.py), when there is one."""
-    __slots__ = ("kind", "gh", "h", "ts", "lines", "cut", "tpl", "made", "hits")
+    ``tpl`` (EXACT): the verdict of every line of the shape from its digits (template.py), when there is one;
+    ``clock`` (EXACT plog shapes): where a line's plog time sits among its digits (clock.py)."""
+    __slots__ = ("kind", "gh", "h", "clock", "lines", "cut", "tpl", "made", "hits")
 
-    def __init__(self, kind: str, gh: int = 0, h: int = 0, ts: int = -1, cut: tuple[int, int, int] | None = None,
-                 tpl: Template | None = None):
-        self.kind, self.gh, self.h, self.ts, self.cut, self.tpl = kind, gh, h, ts, cut, tpl
+    def __init__(self, kind: str, gh: int = 0, h: int = 0, clock: Clock | None = None,
+                 cut: tuple[int, int, int] | None = None, tpl: Template | None = None):
+        self.kind, self.gh, self.h, self.clock, self.cut, self.tpl = kind, gh, h, clock, cut, tpl
         self.lines: dict[bytes, LineEntry] = {}
         self.made = self.hits = 0       # line entries made, and lines that found one already made
 
 
 class LineEntry:
     """What the lines of one shape and one digit string after the header are: ``v``, ``rank``, and their
-    time: ``time`` (``ts`` < 0) or the 20 digits of a plog time at ``ts`` in the line's digits. ``bulk``:
-    a kept plog line and nothing else (bulk.py counts such lines in without reading them)."""
-    __slots__ = ("v", "rank", "time", "ts", "bulk")
+    time: ``time`` (no ``clock``) or the plog time ``clock`` reads from the line's digits. ``bulk``: a kept
+    plog line and nothing else (bulk.py counts such lines in without reading them)."""
+    __slots__ = ("v", "rank", "time", "clock", "bulk")
 
-    def __init__(self, v: Verdict | None, rank: str = "", time: str = "", ts: int = -1):
-        self.v, self.rank, self.time, self.ts = v, rank, time, ts
-        self.bulk = v is not None and ts >= 0 and bool(v.kinds) and not v.notes
+    def __init__(self, v: Verdict | None, rank: str = "", time: str = "", clock: Clock | None = None):
+        self.v, self.rank, self.time, self.clock = v, rank, time, clock
+        self.bulk = v is not None and clock is not None and bool(v.kinds) and not v.notes
 
 
 UNSURE = LineEntry(None)
@@ -94,16 +96,6 @@ def _bar_cut(key: bytes) -> tuple[int, int, int] | None:
     if i < 0 or j < 0 or k < 0:
         return None
     return len(key[:i].rstrip(b"0 ")), j, k
-
-
-def plog_time(digits: bytes, at: int) -> str | None:
-    """clean.line_time of a plog line whose time's 20 digits sit at ``at`` in its digits, or None when
-    that time is not a valid one (line_time then looks elsewhere on the line)."""
-    d = digits[at:at + 20].decode("ascii")
-    mo, dd, hh = d[4:6], d[6:8], d[8:10]
-    if d[:2] not in ("19", "20") or not ("01" <= mo <= "12" and "01" <= dd <= "31" and hh <= "23"):
-        return None
-    return f"{mo}-{dd} {hh}:{d[10:12]}:{d[12:14]}.{d[14:20]}"
 
 
 class ShapeMemo:
@@ -178,8 +170,8 @@ class ShapeMemo:
         if m and line[:m.end()].isascii():
             head = cl.HEADERS[0].match(text)
             if head:
-                ts = text.count("0", 0, m.start(1))
-                return ShapeEntry(EXACT, h=text.count("0", 0, head.end()), ts=ts, tpl=self._template(line, key, text, digit_free))
+                return ShapeEntry(EXACT, h=text.count("0", 0, head.end()), clock=clock.plog(text.count("0", 0, m.start(1))),
+                                  tpl=self._template(line, key, text, digit_free))
         return ShapeEntry(EXACT, tpl=self._template(line, key, text, digit_free))
 
     def _template(self, line: bytes, key: bytes, text: str, digit_free: bool) -> Template | None:
@@ -259,7 +251,7 @@ class ShapeMemo:
                 return UNSURE
         # its time is the header's, and no other digits could put a plog time before it
         m = TIME_ANY.search(stext[:120])
-        if m is None or stext.count("0", 0, m.start()) != e.ts or cl.line_time(text) != plog_time(digits, e.ts):
+        if m is None or stext.count("0", 0, m.start()) != e.clock.ts or cl.line_time(text) != e.clock.text(digits):
             return UNSURE
         # the same verdict and rank with other digits there (what a digit-uniform signal copies shows)
         other = bytearray(line)
@@ -272,4 +264,4 @@ class ShapeMemo:
         if other_trigs != trigs or rank != cl.rank_of(other_text) or \
                 not (self._cl.classify(other_b, other_trigs) if other_trigs else Verdict()).same(v):
             return UNSURE
-        return LineEntry(v, rank, ts=e.ts)
+        return LineEntry(v, rank, clock=e.clock)
