@@ -142,3 +142,14 @@ def test_sim_profile_facts_are_used(cli):
     r = cli("diagnose", "--sim", first, "--format", "json", "--text", "EZ9999: Inner Error!")
     assert r.code in (0, 1), r.err
     assert json.loads(r.out)["facts"]
+
+
+@pytest.mark.parametrize("fmt,mark", [("text", "•"), ("markdown", "- ")])
+def test_the_check_that_fails_here_is_shown_as_evidence_not_only_in_json(cli, fmt, mark):
+    """A cause the machine's own check finds lists that check under its "why" in text and Markdown too (the
+    renderers used to drop every fact-kind evidence, leaving an empty "Why:"); the confirm / rule-out notes keep
+    their own marked lines."""
+    r = cli("diagnose", "--sim", "cann-env-not-sourced", "--format", fmt, "--text", "import torch_npu fails")
+    assert "AD-CANN-002 FAIL" in r.out and r.out.count("AD-CANN-002 FAIL") == 1, r.out
+    why = r.out.split("AD-CANN-002 FAIL")[0].rsplit("\n", 1)[-1]
+    assert mark in why, why

@@ -22,8 +22,8 @@ def render_markdown(d, lang: str = "en", top: int = 3) -> str:
         p = f.problem
         out += [f"### {i}. {t(p.title, lang)} (`{f.id}`, {lb['score']} {f.score:.2f})", "", f"**{lb['why']}:**", ""]
         for s in f.evidence:
-            if s.kind == "fact":
-                continue
+            if s.kind == "fact" and s.source == "facts":
+                continue                # the confirm / rule-out notes: listed below with their mark
             where = f"{s.source}:{s.line}" if s.line else s.source
             note = f": {s.detail}" if s.kind == "stall" and s.detail else ""
             out.append(f"- {_code(where)} {_code(s.text[:300])} ({kind_word(s.kind, lang)}{note}{', ×' + str(s.count) if s.count > 1 else ''})")

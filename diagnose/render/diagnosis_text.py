@@ -68,8 +68,8 @@ def print_diagnosis(console, d, lang: str = "en", top: int = 3, verbose: bool = 
         console.print(f"   {lb['score']} [bold]{f.score:.2f}[/bold] {bar}")
         console.print(f"   [bold]{lb['why']}:[/bold]")
         for s in f.evidence:
-            if s.kind == "fact":
-                continue
+            if s.kind == "fact" and s.source == "facts":
+                continue                # the confirm / rule-out notes: printed below with their mark
             extra = []
             if s.count > 1:
                 extra.append(f"{lb['seen']} {s.count} {lb['times']}")
