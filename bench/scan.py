@@ -288,7 +288,9 @@ def _grep(grep: str, pfile: Path, path: Path) -> tuple[float, float, str]:
 
 
 def _diagnose(child: str) -> dict:
-    p = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
+    # as installed: with the modules' bytecode (an environment that forbids writing it would time compiling)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    p = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, env=env)
     if p.returncode:
         raise RuntimeError(p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "diagnose child failed")
     return json.loads(p.stdout.strip().splitlines()[-1])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,9 @@ from typing import Any
 from . import codes as codes_mod
 from .build import ensure_built
 from .paths import ENV_KB, default_db_path
+
+#: bump when what a problem's JSON copy holds changes meaning (its fields are checked by number)
+PROBLEMS_CACHE_VERSION = 1
 from .text import Normalizer
 
 
@@ -136,9 +139,20 @@ class KnowledgeBase:
     def problems(self, family: str | None = None) -> list[ProblemInfo]:
         if family:
             rows = self._rows("SELECT * FROM problem WHERE family = :f ORDER BY family, id", f=family)
-        else:
-            rows = self._rows("SELECT * FROM problem ORDER BY family, id")
-        return self._problem_infos(rows)
+            return self._problem_infos(rows)
+        return list(self.derived("problems", self._all_problems))
+
+    def _all_problems(self) -> list[ProblemInfo]:
+        """Every problem, read from beside the database when made from the same knowledge: reading 1,000
+        problems' rows, symptoms and codes through SQL costs ~0.2 s a run, their JSON copy ~0.03 s."""
+        from .index_cache import cached_index
+
+        names = [f.name for f in fields(ProblemInfo)]
+        rows = cached_index(self, "problems", PROBLEMS_CACHE_VERSION,
+                            lambda: [[getattr(p, n) for n in names] for p in
+                                     self._problem_infos(self._rows("SELECT * FROM problem ORDER BY family, id"))],
+                            lambda x: isinstance(x, list) and all(isinstance(r, list) and len(r) == len(names) for r in x))
+        return [ProblemInfo(*r) for r in rows]
 
     def _problem_infos(self, rows) -> list[ProblemInfo]:
         ids = [r["id"] for r in rows]

@@ -85,7 +85,7 @@ class Matcher:
         """(problem id, symptom phrase, the phrase normalised) for every phrase of two terms or more; read
         from beside the database when made from the same knowledge (normalising them all takes ~0.5 s)."""
         if self._symptoms is None:
-            from .index_cache import cached_index
+            from ascend_doctor.kb.index_cache import cached_index
 
             def build() -> list[list[str]]:
                 out = []
@@ -337,7 +337,7 @@ class Matcher:
     def _ident_index(self) -> dict[str, list[str]]:
         """identifier (lower case) -> the problems whose symptoms, title, summary, root cause or fix commands
         name it; read from beside the database when made from the same knowledge (index_cache.py)."""
-        from .index_cache import cached_index
+        from ascend_doctor.kb.index_cache import cached_index
 
         def build() -> dict[str, list[str]]:
             index: dict[str, list[str]] = {}

@@ -112,54 +112,60 @@ class Hit:
 
 
 class Retriever:
-    def __init__(self, problems, norm, docs: dict[str, dict[str, int]] | None = None,
-                 literals: dict[str, list[str]] | None = None, catch_all: frozenset[str] = frozenset()) -> None:
+    def __init__(self, problems, norm, literals: dict[str, list[str]] | None = None,
+                 catch_all: frozenset[str] = frozenset(), index: dict | None = None) -> None:
         """``catch_all``: the catch-all codes of the knowledge (ERR99999, EZ9999, 561000), lower case: like the
-        words of generic messages, they say that something failed, not which problem it is."""
+        words of generic messages, they say that something failed, not which problem it is. ``index``: what
+        ``index()`` gave for the same knowledge (from the cache, cached()): the problems are not read again."""
         self.generic = GENERIC | {c.lower() for c in catch_all}
         # synonyms map single words (卡住 / 卡死 / stuck -> hang) token by token: a regex over the whole
         # text, as search does, would cost half a second for every diagnosis
         self.canon = {w: c for w, c in norm.canonical.items() if " " not in w}
         self._query_terms: dict[str, list[str]] = {}
-        self.docs: dict[str, Counter] = {}
-        if docs is not None:                              # the documents from the cache (cached())
-            self.docs = {pid: Counter(d) for pid, d in docs.items()}
-            problems = []
-        df: Counter = Counter()
+        if index is not None:
+            ids = index["ids"]
+            self.n_docs: int = len(ids)
+            self.idf: dict[str, float] = index["idf"]
+            self.length_factor: dict[str, float] = dict(zip(ids, index["length_factor"]))
+            self.postings: dict[str, list[str]] = {t: [ids[i] for i in at] for t, at in index["postings"].items()}
+            return
+        docs: dict[str, set[str]] = {}
         for p in problems:
-            parts = [(p.title.get("en", ""), 3), (p.title.get("zh", ""), 3)]
-            parts += [(s, 2) for lang in ("en", "zh") for s in p.symptoms.get(lang, [])]
-            parts += [(p.summary.get("en", ""), 1), (p.summary.get("zh", ""), 1),
-                      (p.root_cause.get("en", ""), 1), (p.root_cause.get("zh", ""), 1)]
+            parts = [p.title.get("en", ""), p.title.get("zh", "")]
+            parts += [s for lang in ("en", "zh") for s in p.symptoms.get(lang, [])]
+            parts += [p.summary.get("en", ""), p.summary.get("zh", ""), p.root_cause.get("en", ""),
+                      p.root_cause.get("zh", "")]
             for fx in p.fixes:
-                parts += [(fx.get("summary", {}).get("en", ""), 1), (fx.get("summary", {}).get("zh", ""), 1)]
+                parts += [fx.get("summary", {}).get("en", ""), fx.get("summary", {}).get("zh", "")]
                 for st in fx.get("steps", []):
-                    parts += [(st.get("en", ""), 1), (st.get("command") or "", 1)]
-            parts += [(" ".join(p.codes), 2)]
+                    parts += [st.get("en", ""), st.get("command") or ""]
+            parts.append(" ".join(p.codes))
             # the messages its signatures key on: a report quoting another version's wording still shares them
-            parts += [(lit, 2) for lit in (literals or {}).get(p.id, ())]
-            doc: Counter = Counter()
-            by_weight: dict[int, list[str]] = defaultdict(list)
-            for text, w in parts:
-                if text:
-                    by_weight[w].append(text)
-            for w, texts in by_weight.items():            # one pass per weight: the regexes run 3 times, not 20
-                for t in set(self.terms("\n".join(texts))):
-                    doc[t] += w
-            self.docs[p.id] = doc
-        for doc in self.docs.values():
-            df.update(doc.keys())
-        n = max(len(self.docs), 1)
+            parts += list((literals or {}).get(p.id, ()))
+            docs[p.id] = set(self.terms("\n".join(t for t in parts if t)))
+        self.n_docs = len(docs)
+        df: Counter = Counter()
+        for doc in docs.values():
+            df.update(doc)
+        n = max(len(docs), 1)
         self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5))
                        * (CJK_FACTOR if CJK_RUN.match(t) else GENERIC_FACTOR if t in self.generic else 1.0)
                     for t, d in df.items()}
         # a long document shares words with anything: its coverage counts a little less (BM25's idea)
-        avg = sum(len(d) for d in self.docs.values()) / n
-        self.length_factor = {pid: min(1.0, (avg / max(len(d), 1)) ** 0.25) for pid, d in self.docs.items()}
-        self.postings: dict[str, list[str]] = defaultdict(list)
-        for pid, doc in self.docs.items():
+        avg = sum(len(d) for d in docs.values()) / n
+        self.length_factor = {pid: min(1.0, (avg / max(len(d), 1)) ** 0.25) for pid, d in docs.items()}
+        self.postings = {}
+        for pid, doc in docs.items():
             for t in doc:
-                self.postings[t].append(pid)
+                self.postings.setdefault(t, []).append(pid)
+
+    def index(self) -> dict:
+        """What a Retriever for the same knowledge is made from again (JSON; the problems by their place in
+        ``ids``, which keeps their order: a third of the size and of the time to read)."""
+        ids = list(self.length_factor)
+        at = {pid: i for i, pid in enumerate(ids)}
+        return {"ids": ids, "idf": self.idf, "length_factor": list(self.length_factor.values()),
+                "postings": {t: [at[pid] for pid in pids] for t, pids in self.postings.items()}}
 
     # -- terms ---------------------------------------------------------------------------------
     def terms(self, text: str) -> list[str]:
@@ -196,7 +202,7 @@ class Retriever:
         shared: dict[str, list[str]] = defaultdict(list)
         for t in terms:
             postings = self.postings[t]
-            if len(postings) > len(self.docs) * 0.25:
+            if len(postings) > self.n_docs * 0.25:
                 continue                     # a word a quarter of the problems use tells nothing
             for pid in postings:
                 shared[pid].append(t)
@@ -256,7 +262,7 @@ class Retriever:
         terms: set[str] = set()
         for text in ([title] if title else []) + [s for s in sentences if not is_command(s)]:
             terms.update(t for t in self.query_terms(text) if t in self.idf)
-        terms = {t for t in terms if len(self.postings[t]) <= len(self.docs) * 0.25}
+        terms = {t for t in terms if len(self.postings[t]) <= self.n_docs * 0.25}
         if not terms:
             return {}
         total = sum(self._weight_in_query(t) for t in terms)
@@ -302,26 +308,26 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 9
+CACHE_VERSION = 11
 
 
 def cached(kb, problems, norm) -> Retriever:
     """A Retriever for ``kb``, its documents read from beside the database when they were made from the
     same knowledge (index_cache.py)."""
-    from .index_cache import cached_index
+    from ascend_doctor.kb.index_cache import cached_index
 
     built: list[Retriever] = []
 
     def build() -> dict:
-        # the catch-all codes are kept with the documents: reading every code costs ~30 ms a run
+        # the catch-all codes are kept with the index: reading every code costs ~30 ms a run
         catch_all = sorted(c.code for c in kb.all_codes() if c.generic and not c.is_pattern)
         literals: dict[str, list[str]] = defaultdict(list)
         for sig in kb.signatures():
             literals[sig.problem_id].append(sig.literal)
         built.append(Retriever(problems, norm, literals=literals, catch_all=frozenset(catch_all)))
-        return {"docs": {pid: dict(d) for pid, d in built[0].docs.items()}, "catch_all": catch_all}
+        return {"index": built[0].index(), "catch_all": catch_all}
 
     index = cached_index(kb, "retrieval", CACHE_VERSION, build,
-                         lambda x: isinstance(x, dict) and isinstance(x.get("docs"), dict)
+                         lambda x: isinstance(x, dict) and isinstance(x.get("index"), dict)
                          and isinstance(x.get("catch_all"), list))
-    return built[0] if built else Retriever([], norm, docs=index["docs"], catch_all=frozenset(index["catch_all"]))
+    return built[0] if built else Retriever([], norm, catch_all=frozenset(index["catch_all"]), index=index["index"])
