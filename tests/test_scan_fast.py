@@ -128,6 +128,11 @@ OTHER = [
     "[rank{d}]: RuntimeError: call aclnnMoeDistributeDispatchV4 failed, error code is 56100{d}",
     "Capturing CUDA graphs (decode, FULL): {p}%|#####     | {d}/9 [00:0{d}<00:00, 1.{n}it/s]",
     "Capturing CUDA graphs (decode, FULL): 10%|#     | 1/9 [00:01<00:09, 1.0it/s]\rCapturing CUDA graphs (decode, FULL): {p}%|#####     | {d}/9 [00:0{d}<00:00, 1.{n}it/s]",
+    "\rLoading safetensors checkpoint shards: {p}% Completed | {d}/9 [00:01<?, ?it/s]\rLoading safetensors checkpoint "
+    "shards: 100% Completed | 9/9 [00:02<00:00, 1.{n}it/s]\r",
+    "Capturing CUDA graphs (decode, FULL): {p}%|#####     | {d}/9 [00:0{d}<00:00, 1.{n}it/s]\rRuntimeError: error code "
+    "is 50703{d}",
+    "[rank{d}]: Processing prompts: {p}%|###| {d}/{n}9 [00:0{d}<00:00]\r[rank{n}]: Processing prompts: {p}%|###| {d}/9 [00:0{d}<00:00]",
     "Traceback (most recent call last):",
     "INFO all good {n}",
     "WARNING 0 errors",

@@ -68,7 +68,9 @@ class ShapeReader:
         while len(text) > LONG_PART and text.find(b"\n", 0, LONG_PART) < 0:
             # a long first line is read on its own (its shape would only cost), then the rest
             cut = text.find(b"\n")
-            self._one(memo.long, text if cut < 0 else text[:cut], b"", None, name, lineno, st, memo)
+            first = text if cut < 0 else text[:cut]
+            e = memo.capture(first, first.translate(TO_ZERO)) if b"\r" in first.rstrip(b"\r") else memo.long
+            self._one(e, first, b"", None, name, lineno, st, memo)
             lineno += 1
             if cut < 0 or cut + 1 == len(text):
                 return lineno
@@ -81,16 +83,26 @@ class ShapeReader:
             shapes.pop()
         entry = {k: memo.get(k) for k in set(shapes)}       # shape -> entry, each shape once
         orig = None
+        first = None
         new = []
+        captures = []
         for k, e in entry.items():
             if e is None:
                 if memo.kept(k):
                     new.append(k)
+                elif b"\r" in k.rstrip(b"\r"):
+                    captures.append(k)          # carriage-return updates: only noted if they are all progress
                 else:
-                    entry[k] = memo.long        # a long line, carriage-return updates: read on its own
-        if new:
+                    entry[k] = memo.long        # a long line: read on its own
+        if captures:
             orig = text.split(b"\n")
             first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))     # shape -> its first line
+            for k in captures:
+                entry[k] = memo.capture(orig[first[k]], k)
+        if new:
+            if orig is None:
+                orig = text.split(b"\n")
+                first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))
             if len(new) > MAX_NEW:
                 # more new shapes than learning them would repay: the automaton reads this part, and only the
                 # shapes that repeat in it are learnt (a log whose every line has a shape of its own stays cheap)

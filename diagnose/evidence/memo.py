@@ -24,7 +24,8 @@ it is. A shape is learnt from its first line, as one of:
   ISO or vLLM time, clock.py), gets a template instead (template.py):
   every line of it, whatever its digits, is then known without a line entry;
 - ONEBYONE: each line is read: a line longer than MAX_KEEP (a window of a long line depends on where
-  its digits are) or one of carriage-return updates; their shapes are not kept.
+  its digits are) or one of carriage-return updates; their shapes are not kept. A line of carriage-return
+  updates whose every segment is a PROGRESS_ONLY shape is only noted (``capture``).
 """
 from __future__ import annotations
 
@@ -113,6 +114,9 @@ class ShapeMemo:
         self._digit_triggers = ahocorasick_rs.BytesAhoCorasick(digits) if digits else None
         self._uniform: dict[str, bool] = {}
         self.get = self._shapes.get
+        # a capture's segments are read as lines only when no trigger can span two of them
+        self._captures = not any(b"\r" in t for t in pf.triggers)
+        self.capture_entry = ShapeEntry(PROGRESS_ONLY)     # a capture of progress updates and nothing else
 
     def __len__(self) -> int:
         return len(self._shapes)
@@ -138,6 +142,25 @@ class ShapeMemo:
         """Whether the shape ``key`` is learnt and kept: not a long line, nor carriage-return updates (a
         capture of a progress bar: its shape is its own); those lines are read on their own."""
         return len(key) <= MAX_KEEP and b"\r" not in key.rstrip(b"\r")
+
+    def capture(self, line: bytes, key: bytes) -> ShapeEntry:
+        """The entry of a line of carriage-return updates (a terminal capture of tqdm) of shape ``key``:
+        ``capture_entry`` when every segment is a progress update and nothing else (its shape, learnt from the
+        segment, is PROGRESS_ONLY; an empty segment is nothing), since then the whole line holds the triggers of
+        its segments and no other, and the line is only noted (StallTracker.note reads each segment); else
+        ``long`` (read on its own)."""
+        if not self._captures:
+            return self.long
+        get = self._shapes.get
+        for seg_key, seg in zip(key.rstrip(b"\r").split(b"\r"), line.rstrip(b"\r").split(b"\r")):
+            if not seg_key:
+                continue
+            e = get(seg_key)
+            if e is None:
+                e = self.learn(seg, seg_key)
+            if e.kind is not PROGRESS_ONLY:
+                return self.long
+        return self.capture_entry
 
     def learn(self, line: bytes, key: bytes) -> ShapeEntry:
         """The entry of shape ``key``, learnt from ``line`` (of that shape)."""

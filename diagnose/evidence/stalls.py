@@ -18,7 +18,7 @@ Forms recognised (after ANSI colours and per-rank prefixes are removed):
     <description>: NN% Completed | a/b [<elapsed><<remaining>, <rate>]  vLLM / SGLang weight loaders
 
 A progress-heavy log holds thousands of updates of the same few bars: ``StallTracker.note`` keeps only
-the last plain update of each bar until the tracker reads them (and the fast path of the scan hands on
+the last update of each bar (a line, or a carriage-return segment) until the tracker reads them (and the fast path of the scan hands on
 only the last update of each bar in a part of a block, bulk.py).
 """
 from __future__ import annotations
@@ -106,24 +106,6 @@ def _bar_key(raw: bytes) -> bytes | None:
     return raw[:i].rstrip(b"0123456789 ") + b"\x00" + raw[j:k]
 
 
-def _last_of_each_bar(raw: bytes) -> list[tuple[str, int, int, int, str]]:
-    """The updates (as ``_updates`` gives them) of a line of carriage-return updates (a terminal capture of
-    tqdm), cut down to the last update of each bar, in their order: the tracker keeps only a bar's last
-    state, and parsing every one of thousands of updates is where a progress-heavy log's time went."""
-    kept: list[tuple[str, int, int, int, str]] = []
-    seen: set[bytes] = set()
-    for seg in reversed(raw.rstrip(b"\r").split(b"\r")):
-        key = _bar_key(seg)
-        if key is None or key in seen:
-            continue
-        updates = _updates(seg.decode("utf-8", "replace"))
-        if updates:
-            seen.add(key)
-            kept.extend(reversed(updates))
-    kept.reverse()
-    return kept
-
-
 class StallTracker:
     """Follows progress bars through one input after another; ``finish()`` reports the stalls."""
 
@@ -135,18 +117,19 @@ class StallTracker:
         self._pending: dict[bytes, tuple[bytes, int, int]] = {}
 
     def note(self, raw: bytes, lineno: int, order: int = 0) -> None:
-        """A progress line as read (bytes): cheap; parsed when the input ends (or in batches)."""
+        """A progress line as read (bytes): cheap; parsed when the input ends (or in batches). Each
+        carriage-return segment of a capture is an update of its own, at the capture's line: of thousands
+        only the last of each bar is ever parsed."""
         raw = bytes(raw)
-        if b"\r" in raw.rstrip(b"\r"):
-            self._flush()
-            self._keep(_last_of_each_bar(raw), lineno, order)
-            return
-        key = _bar_key(raw)
-        if key is None:
-            return                  # no "a/b [" after the percentage: not an update (it quotes a percentage)
-        self._pending.pop(key, None)            # re-insert: the dict keeps the order of last updates
-        self._pending[key] = (raw, lineno, order)
-        if len(self._pending) > MAX_BARS:
+        body = raw.rstrip(b"\r")
+        pending = self._pending
+        for seg in (body.split(b"\r") if b"\r" in body else (raw,)):
+            key = _bar_key(seg)
+            if key is None:
+                continue            # no "a/b [" after the percentage: not an update (it quotes a percentage)
+            pending.pop(key, None)              # re-insert: the dict keeps the order of last updates
+            pending[key] = (seg, lineno, order)
+        if len(pending) > MAX_BARS:
             self._flush()
 
     def _flush(self) -> None:
