@@ -216,7 +216,7 @@ class Retriever:
                 # a short sentence of common words ("on the head node") covers itself easily: what it
                 # shares must also carry enough information in absolute terms
                 out[pid] = (cov * min(1.0, info / FULL_INFO) * self.length_factor[pid],
-                            sorted(ts, key=lambda t: -self.idf[t]))
+                            sorted(ts, key=lambda t: (-self.idf[t], t)))
         return out
 
     def _weight_in_query(self, t: str) -> float:
@@ -285,7 +285,7 @@ class Retriever:
             if score < 0.6 * best:
                 break
             w = WHOLE_MAX * min(1.0, info / FULL_INFO) * min(1.0, info / max(total, 1e-9) * 2) * score / best
-            out[pid] = Hit(round(w, 4), "", sorted(ts, key=lambda t: -self.idf[t])[:6], 0)
+            out[pid] = Hit(round(w, 4), "", sorted(ts, key=lambda t: (-self.idf[t], t))[:6], 0)
         return out
 
 
