@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from .loader import load
+from .loader import SILENT_KINDS, load
 from .model import Knowledge
 from .paths import KNOWLEDGE_DIR
 
@@ -89,6 +89,9 @@ def render(kn: Knowledge) -> dict[str, str]:
                 out += [f"| {_cell(_code_span(s.literal), False)} | {_cell(_code_span(s.regex), False)} | {s.weight:g} |"
                         for s in p.signatures]
                 out += [""]
+            if p.silent:
+                en, zh = SILENT_KINDS[p.silent]
+                out += [f"**Prints no message of its own / 无专属报错:** {en} / {zh}", ""]
             if getattr(p, "stalls", None):
                 out += ["**Stalled progress bars / 卡住的进度条** (a log that stops on one of these points here)", ""]
                 out += [f"- {_code_span(st)}" for st in p.stalls] + [""]

@@ -37,7 +37,19 @@ VERSION_FACTS = {"driver": "driver.version", "firmware": "firmware.version", "ca
 
 PROBLEM_KEYS = {"id", "title", "summary", "root_cause", "severity", "hardware", "components", "codes",
                 "symptoms", "sources", "versions", "related", "confirm_when", "rule_out_when",
-                "signature", "fix", "stalls"}
+                "signature", "fix", "stalls", "silent"}
+#: ``silent``: how a failure that prints no message of its own shows itself (why it has no signature)
+SILENT_KINDS = {
+    "slow": ("it runs, slower than it should", "能运行，但比应有的慢"),
+    "wrong-output": ("it runs, with wrong or degraded results", "能运行，但结果错误或精度下降"),
+    "hang": ("it stops without a message", "卡住且无报错"),
+    "no-effect": ("a setting is silently ignored", "某项设置被静默忽略"),
+    "advice": ("a limit or a recommendation: nothing fails by itself", "限制或建议：本身不会报错"),
+    "state": ("it shows only as a state (a pod pending, a node label missing), not as a message",
+              "只表现为某种状态（Pod 挂起、节点缺少标签），没有报错信息"),
+    "generic-message": ("it prints only a message that many other causes print too",
+                        "只打印许多其他原因也会打印的通用报错"),
+}
 PROBLEM_REQUIRED = ("id", "title", "summary", "root_cause", "severity", "hardware", "components",
                     "symptoms", "sources", "fix")
 SIGNATURE_KEYS = {"literal", "regex", "weight", "match", "no_match", "source"}
@@ -329,6 +341,9 @@ def _problem(raw: Any, node: Node, chk: _Checker, family: str, vocab: dict, orig
     confirm = _condition(raw.get("confirm_when"), "confirm_when", node, chk, what)
     rule_out = _condition(raw.get("rule_out_when"), "rule_out_when", node, chk, what)
     stalls = _stalls(raw, node, chk, what)
+    silent = raw.get("silent", "")
+    if "silent" in raw and silent not in SILENT_KINDS:
+        chk.err(node.key_line("silent"), f"{what}: silent {silent!r} not in {sorted(SILENT_KINDS)}")
     sigs_raw = raw.get("signature", [])
     signatures = []
     if not isinstance(sigs_raw, list):
@@ -354,7 +369,7 @@ def _problem(raw: Any, node: Node, chk: _Checker, family: str, vocab: dict, orig
         severity=severity, hardware=hardware, components=components, symptoms=symptoms or {}, sources=sources,
         signatures=signatures, fixes=fixes, codes=codes, versions=versions, related=related,
         confirm_when=confirm, rule_out_when=rule_out, origin=origin, file=chk.file, line=node.line,
-        stalls=stalls,
+        stalls=stalls, silent=silent,
     )
 
 

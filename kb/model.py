@@ -55,6 +55,7 @@ class Problem:
     file: str = ""
     line: int = 0
     stalls: list[str] = field(default_factory=list)   # progress-bar descriptions whose stall points here
+    silent: str = ""       # how the failure shows when it prints no message of its own (loader.SILENT_KINDS)
 
 
 @dataclass

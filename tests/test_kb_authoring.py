@@ -82,6 +82,23 @@ def test_kb_lint_flags_a_heavy_signature_on_a_line_another_problem_claims(tmp_pa
     assert any("other-" in f.message for f in found), found
 
 
+def test_a_problem_that_prints_no_message_says_how_it_shows_instead_of_needing_a_log_line(tmp_path):
+    """K102 asks a failing problem for a signature copied from a public log, unless ``silent`` says the failure
+    prints no message of its own (slow, wrong output, a hang...); a made-up kind is an error, not a way out."""
+    from ascend_doctor.kb.loader import load as load_files
+
+    unsigned = SITE_FILE[:SITE_FILE.index("[[problem.signature]]")] + SITE_FILE[SITE_FILE.index("[[problem.fix]]"):]
+    for name, text in (("plain", unsigned), ("slow", unsigned.replace('severity = "warning"', 'severity = "warning"\nsilent = "slow"'))):
+        (tmp_path / f"{name}.toml").write_text(text.replace('id = "', f'id = "{name}-', 1), encoding="utf-8")
+    found = [f.message for f in lint_mod.lint(KNOWLEDGE_DIR, [tmp_path / "plain.toml", tmp_path / "slow.toml"])
+             if f.code == "K102"]
+    assert any("plain-" in m for m in found) and not any("slow-" in m for m in found), found
+    (tmp_path / "bad.toml").write_text(unsigned.replace('severity = "warning"', 'severity = "warning"\nsilent = "quiet"'),
+                                       encoding="utf-8")
+    _, issues = load_files(KNOWLEDGE_DIR, overlays=[tmp_path / "bad.toml"])
+    assert any("silent 'quiet' not in" in str(i) for i in issues), issues
+
+
 def test_kb_lint_reports_an_overlay_by_file_line_and_code(cli, home):
     bad = SITE_FILE.replace('command = "cp -r /mnt/nfs-models/qwen /data/models/"', 'command = "sudo reboot"')
     bad = bad.replace("Copy the model directory to local NVMe", "(seed) Copy the model directory to local NVMe")

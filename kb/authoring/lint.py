@@ -5,7 +5,8 @@
 3. Quality rules over the whole knowledge, each with a code:
 
    K101 error    user-facing text mentions internal material ("(seed)", reference/, seeds/, samples/ paths)
-   K102 warning  a problem that is not benign has no signature copied from a public log (``source``)
+   K102 warning  a problem that is not benign has no signature copied from a public log (``source``), and
+                 does not say it prints no message of its own (``silent``)
    K103 warning  two problems look like the same problem (same title, or the same signature)
    K104 error    a disruptive command (reboot, restart, uninstall, kill, reset, sysctl) is the first step
                  of a fix, or its step does not start with a warning in both languages
@@ -106,7 +107,7 @@ def quality_findings(kn) -> list[LintFinding]:
         hits = sorted({m.group(0) for t in texts for m in INTERNAL.finditer(t)})
         if hits:
             add(p, "K101", "error", f"problem {p.id!r} shows internal material to users: {', '.join(hits)}")
-        if p.severity != "info" and p.family != "benign" and not any(s.source for s in p.signatures):
+        if p.severity != "info" and p.family != "benign" and not p.silent and not any(s.source for s in p.signatures):
             add(p, "K102", "warning", f"problem {p.id!r} has no signature copied from a public log (signature source)")
         key = _title_key(p.title.get("en", ""))
         if key in titles:

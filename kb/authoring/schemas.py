@@ -14,7 +14,7 @@ from ..language import fact_keys
 from ..language.conditions.compat import KEYS as COMPAT_PREDICATE_KEYS
 from ..language.conditions.ops import OPS
 from ..loader import (CODE_KEYS, CODE_REQUIRED, FAMILY_KEYS, FIX_KEYS, PROBLEM_KEYS, PROBLEM_REQUIRED,
-                      SIGNATURE_KEYS, STEP_KEYS, VERSION_COMPONENTS)
+                      SIGNATURE_KEYS, SILENT_KINDS, STEP_KEYS, VERSION_COMPONENTS)
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 BASE_URL = "https://ascend-doctor.invalid/schema/"
@@ -97,6 +97,7 @@ def problems_schema(vocab: dict[str, list[str]]) -> dict[str, Any]:
         "signature": {"type": "array", "items": signature},
         "fix": {"type": "array", "items": fix, "minItems": 1},
         "stalls": {"type": "array", "items": {"type": "string", "minLength": 8}},
+        "silent": {"enum": sorted(SILENT_KINDS)},
     }, "required": list(PROBLEM_REQUIRED), "additionalProperties": False}
     assert set(problem["properties"]) == PROBLEM_KEYS and set(signature["properties"]) == SIGNATURE_KEYS
     assert set(fix["properties"]) == FIX_KEYS and set(step["properties"]) == STEP_KEYS
