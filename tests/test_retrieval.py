@@ -129,3 +129,12 @@ def test_a_catch_all_code_and_its_message_point_to_no_problem():
     assert "download-wrapped" in r.sentence_scores("ERR99999 while downloading the model behind a proxy")
     assert NUMBER.findall("value 511744 for parameter coreDim is invalid, at most 65535; v0.9.2 on 2025-08-20") == \
         ["511744", "65535"]
+
+
+def test_a_version_is_no_term_and_its_pieces_are_none(retriever):
+    """'vllm-ascend 0.9.2rc1' names a release, not a failure: neither the version nor a piece of it ('2rc1', a
+    rare token some unrelated problem happens to hold) may point at a problem; the words around it still do."""
+    terms = retriever.terms("使用v0.11.0rc1版本的镜像, vllm-ascend 0.9.2rc1, CANN 8.0.RC3, torch_npu 2.1.0.post10 on 10.0.0.1")
+    assert "vllm-ascend" in terms and "cann" in terms and "torch_npu" in terms and "镜像" in terms
+    assert not {t for t in terms if any(c.isdigit() for c in t)}, terms
+    assert retriever.terms("python3.10 and cuda12.1 on 910b") == ["python3.10", "cuda12.1", "910b"]
