@@ -51,3 +51,18 @@ def test_one_line_wrapped_at_spaces_keeps_its_space():
     text = ("HCCL_CONNECT_TIMEOUT is not explicitly configured; some runs fail during HCCL\n"
             "socket connection establishment around the first FFN communication:\n")
     assert "during HCCL socket connection" in unpaste(text)
+
+
+def test_a_plog_line_wrapped_after_its_header_is_one_line_again():
+    """An 80-column wrap of a CANN plog line breaks after its header, before '[file.cc:94]': the bracket does not
+    start a new record there (a header alone never is one), so the message and its header are one line again."""
+    head = "[ERROR] LITE(11206,converter_lite):2021-01-08-09:53:15.978.801"
+    rest = ("[mindspore/lite/tools/common/protobuf_utils.cc:94] ReadProtoFromBinaryFile] Parse "
+            "../../../../mindspore_mnist/checkpoint_lenet-1_1875.mindir failed.")
+    other = "[WARNING] LITE(11206,converter_lite):2021-01-08-09:53:15.995.141 [tensor_name_pass.cc:39] Run] name is null"
+    import textwrap
+
+    lines = [f"{head} {rest}", other]
+    pasted = "\n".join(w for ln in lines for w in textwrap.wrap(ln, 80, break_on_hyphens=False))
+    assert pasted.split("\n")[1].startswith("[mindspore/lite/")        # the wrap broke after the header
+    assert unpaste(pasted).split("\n") == lines

@@ -8,7 +8,8 @@ A wrap is undone only when the text shows one: with W the longest line (60 to 20
 least two lines and 40% of the lines over 60 characters are within 12 of W (a wrap fills lines up to
 the width), or, with a single such line, the 80 columns of a default terminal; then a line is joined with the next when the next one's first word would not have fitted
 on it (which is why a wrap breaks there), unless the next line starts a new record (a time stamp, a log
-level, ``[``, a vLLM worker prefix, ``Traceback``, ``File``, a list mark) or the line is a table row.
+level, ``[``, a vLLM worker prefix, ``Traceback``, ``File``, a list mark; but a CANN plog header alone is never a
+whole record) or the line is a table row.
 """
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ _NEW_RECORD = re.compile(
     r"^\s*(?:[\^~]+\s*$|\[|[|+]|\(\w[\w ]*(?:pid|rank)=|\d{2,4}[-/]\d{1,2}[-/]\d|\d{1,2}:\d{2}:\d{2}|[IWEF]\d{4}\s|(?:INFO|WARN|WARNING|ERROR|DEBUG|CRITICAL|FATAL)\b|Traceback|"
     r"File\b|[-*•]\s|#|\$ |>>>|\w+Error\b|\w+Exception\b|E\s{2,}|[A-Z][A-Z0-9_]{2,}=)")
 _MARKS = re.compile(r"^\s*[\^~]+\s*$")
+#: a CANN plog header and nothing after it: never a whole record, so what follows goes on it even when it starts
+#: with '[' (its '[file.cc:94]' location, where an 80-column wrap of a plog line usually breaks)
+_PLOG_HEAD_ONLY = re.compile(r"^\s*\[(?:ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s+\w+\(\d+,[^)]*\):[\d\-:.]+\s*$")
 #: a line that ends a sentence, and one that starts the next (a capital, a Chinese character, a code span)
 _SENTENCE_END = re.compile(r"[.!?:;。！？：；]\s*$")
 _SENTENCE_START = re.compile(r"^\s*(?:[A-Z`\u3400-\u9fff]|```)")
@@ -69,7 +73,7 @@ def unpaste(text: str, words: frozenset[str] = frozenset()) -> str:
         if _SENTENCE_END.search(prev) and _SENTENCE_START.match(line):
             return False              # prose: a sentence ended and the next begins (two lines of equal length)
         # a progress bar cut before its '[elapsed<left, rate]' goes on whatever the next line looks like
-        return bool(_OPEN_BAR.search(prev)) or not _NEW_RECORD.match(line)
+        return bool(_OPEN_BAR.search(prev) or _PLOG_HEAD_ONLY.match(prev)) or not _NEW_RECORD.match(line)
 
     # 'fold -w' cuts anywhere, so (nearly) every line it cut fills the width exactly: join as is; 'fold -s'
     # keeps the space it broke at; any other wrap (a web page, an editor) dropped a space: put it back
