@@ -50,7 +50,7 @@ CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 #: a version, release or address (0.9.2rc1, 8.0.rc3, v0.11.0, 2.1.0.post10, 10.0.0.1), lower case: it says when or
 #: where, not what failed; left whole it is no term, and its pieces ("2rc1", "post10") would be rare ones that
 #: point at whichever problem happens to mention that release (versions count through the facts instead)
-VERSION = re.compile(r"(?<![A-Za-z0-9_.])v?\d+(?:\.\d+)+(?:[.\-_]?(?:rc|alpha|beta|post|dev|b)\d*)*(?![A-Za-z0-9_.])")
+VERSION = re.compile(r"(?<![A-Za-z0-9_.\-])v?\d+(?:\.\d+)+(?:[.\-_]?(?:rc|alpha|beta|post|dev|b)\d*)*(?![A-Za-z0-9_.])")
 #: a number of 4-6 digits standing alone (65535, 29500, 8192): a limit, a port, a size a message and a
 #: problem both name; longer ones (pids, times) and parts of versions or dates of one word are not terms
 NUMBER = re.compile(r"(?<![\w.:/-])\d{4,6}(?![\w.:/-])")
@@ -312,7 +312,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 12
+CACHE_VERSION = 13
 
 
 def cached(kb, problems, norm) -> Retriever:
