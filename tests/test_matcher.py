@@ -204,3 +204,11 @@ def test_versions_a_report_states_confirm_less_than_the_machine_itself(matcher):
     m = {f.id: f for f in run(matcher, text, machine).findings}["weight-load-hang-kernel-hdk"]
     t = {f.id: f for f in run(matcher, text, said).findings}["weight-load-hang-kernel-hdk"]
     assert m.confirmed_by and t.confirmed_by and t.score < m.score
+
+
+def test_a_line_of_two_common_words_says_no_longer_symptom_phrase(matcher):
+    """'1. 启动容器' (start the container) holds two words of many phrases about containers: a phrase counts as
+    said only when the line holds most of its words, not when the line is a small part of the phrase."""
+    d = run(matcher, "1. 启动容器\n2. 进入容器")
+    liked = [(f.id, e.detail) for f in d.findings for e in f.evidence if e.detail.startswith("like '")]
+    assert not liked, liked

@@ -34,6 +34,7 @@ PROSE_MAX = 0.45          # symptoms in words a person wrote
 LOG_SYMPTOM_MAX = 0.3     # symptoms matched by log lines (signatures do the real work there)
 SYMPTOM_THRESHOLD = 78
 CJK_COVERAGE = 0.5        # share of a Chinese symptom's bigrams found in the text
+MIN_PHRASE_SHARE = 0.5    # share of a symptom phrase's informative words a line must hold to be compared with it
 CONFIRM_BOOST = 0.35      # share of the remaining distance to 1
 TEXT_CONFIRM_BOOST = 0.15  # the same when only the facts a report states confirm it
 RULE_OUT_FACTOR = 0.25
@@ -73,6 +74,7 @@ class Matcher:
         self._cjk: list[tuple[int, set[str], frozenset[str]]] | None = None
         self._processed: list[str] | None = None
         self._words_at: dict[str, list[int]] | None = None
+        self._phrase_sizes: list[int] = []
 
     @cached_property
     def _near(self) -> NearMisses:
@@ -107,10 +109,13 @@ class Matcher:
         """Informative word -> the index positions of the symptom phrases that hold it, made once."""
         if self._words_at is None:
             words_at: dict[str, list[int]] = {}
+            sizes = []
             for ci, (_, _, n) in enumerate(self._symptom_index()):
-                for w in _informative(n):
+                words = _informative(n)
+                sizes.append(len(words))
+                for w in words:
                     words_at.setdefault(w, []).append(ci)
-            self._words_at = words_at
+            self._words_at, self._phrase_sizes = words_at, sizes
         return self._words_at
 
     def _cjk_symptoms(self) -> list[tuple[int, set[str], frozenset[str]]]:
@@ -171,8 +176,10 @@ class Matcher:
             shared = Counter(ci for w in q_words for ci in words_at.get(w, ()))
             qp = utils.default_process(q)
             scored = []
+            n_words = self._phrase_sizes
             for ci, n in shared.items():
-                if n >= 2:
+                # and most of what the phrase says: 'start the container' is in every phrase about containers
+                if n >= 2 and n >= MIN_PHRASE_SHARE * n_words[ci]:
                     a = fuzz.token_set_ratio(qp, processed[ci], processor=None, score_cutoff=SYMPTOM_THRESHOLD)
                     if a:
                         scored.append((-a, ci))
