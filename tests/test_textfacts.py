@@ -116,3 +116,12 @@ def test_a_pasted_table_means_what_the_probe_reads():
         probed = family_of(name0, devs, v.get("layout"))
         pasted = [f.value for f in facts_from_text("<text>", text) if f.key == "hardware.family"]
         assert pasted == ([probed] if probed else []), path.name
+
+
+def test_python_package_versions_named_in_prose():
+    """transformers, numpy and MindSpore versions a report states are facts (a version pair such as new
+    transformers with an old torch is what some problems are about); MindSpore Lite is another package."""
+    facts = {f.key: f.value for f in facts_from_text(
+        "<text>", "env: transformers==4.51.3, numpy 1.26.4, torch 2.1.0\nmindspore: 2.6.0, mindspore-lite 2.5.0")}
+    assert facts["pkg.transformers"] == "4.51.3" and facts["pkg.numpy"] == "1.26.4"
+    assert facts["pkg.mindspore"] == "2.6.0" and facts["pkg.torch"] == "2.1.0"

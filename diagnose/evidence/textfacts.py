@@ -1,6 +1,6 @@
 """Facts found inside pasted text: tool outputs (npu-smi tables, collect_env, version files, DCMI
 messages; parsed by ``ascend_doctor.diagnose.parsers.find_blocks``) and version strings written
-in prose (``CANN 8.3.RC1``, ``torch_npu 2.7.1``, ``vllm-ascend v0.9.1``, ``驱动 25.5.0``).
+in prose (``CANN 8.3.RC1``, ``torch_npu 2.7.1``, ``vllm-ascend v0.9.1``, ``transformers==4.51.3``, ``驱动 25.5.0``).
 
 Every fact's source is ``text:<input>:<line>``. Keys follow docs/facts.md.
 """
@@ -23,6 +23,9 @@ PROSE_VERSIONS = [
     ("pkg.vllm_ascend", re.compile(r"\bvllm[_-]ascend\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
     ("pkg.vllm", re.compile(r"\bvllm(?![_-]ascend|\w)\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
     ("pkg.sglang", re.compile(r"\bsglang\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
+    ("pkg.transformers", re.compile(r"\btransformers\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
+    ("pkg.numpy", re.compile(r"\bnumpy\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
+    ("pkg.mindspore", re.compile(r"\bmindspore(?![_-]lite|\w)\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
     ("mindie.version", re.compile(r"\bMindIE\s*(?:[:=：]|version:?)?\s*v?(\d+\.\d+\.(?:RC\d+|T\d+|\d+)(?:\.\w+)?)", re.I)),
     ("driver.version", re.compile(r"(?:\b(?:driver|HDK)|驱动)\s*(?:version|版本)?\s*(?:为|是)?\s*[:=：]?\s*v?(\d{2}\.\d+(?:\.(?:rc\d+|RC\d+|\d+|[xX]))?(?:\.\w+)?)(?![\w.])", re.I)),
     ("firmware.version", re.compile(r"(?:\bfirmware|固件)\s*(?:version|版本)?\s*[:=：]?\s*v?(\d+\.\d+\.\d+\.\d+\.\d+)", re.I)),
@@ -52,6 +55,7 @@ CONTAINER = [
 GATES = {
     "cann.version": ("cann",), "pkg.torch_npu": ("torch",), "pkg.torch": ("torch",),
     "pkg.vllm_ascend": ("vllm",), "pkg.vllm": ("vllm",), "pkg.sglang": ("sglang",), "mindie.version": ("mindie",),
+    "pkg.transformers": ("transformers",), "pkg.numpy": ("numpy",), "pkg.mindspore": ("mindspore",),
     "driver.version": ("driver", "hdk", "驱动"), "firmware.version": ("firmware", "固件"),
     "kernel.release": ("kernel", "内核", "uname -r"),
     "a3": ("a3", "910_93", "91093", "910c"), "a2": ("a2", "910b"), "310p": ("300i", "310p"),
