@@ -44,3 +44,23 @@ def test_versions_the_report_states_outside_a_problems_range_rank_it_lower(repor
     with KnowledgeBase() as kb:
         ids = [f.id for f in diagnose(kb, text=report).findings]
     assert wanted in ids and (other not in ids or ids.index(wanted) < ids.index(other))
+
+
+def test_a_version_pair_the_problem_is_about_confirms_it():
+    """A problem about a version pair (transformers > 4.49 with torch < 2.5.1) is confirmed, a little, when the
+    report states both versions inside; one of them outside, or only one stated, confirms nothing."""
+    from ascend_doctor.diagnose.services.diagnosis import diagnose
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    log = "RuntimeError: Torch not compiled with CUDA enabled\n"
+    with KnowledgeBase() as kb:
+        def notes(versions):
+            d = diagnose(kb, text=log + versions)
+            f = next(f for f in d.findings if f.id == "transformers-new-with-old-torch-npu")
+            return f.score, [e.text for e in f.evidence if "pair the problem concerns" in e.text]
+
+        inside, said = notes("transformers==4.51.3, torch==2.1.0, torch_npu==2.1.0.post8")
+        outside, none = notes("transformers==4.40.0, torch==2.1.0")
+        one, none2 = notes("transformers==4.51.3")
+    assert said and "transformers = 4.51.3" in said[0] and not none and not none2
+    assert inside > outside and inside > one

@@ -430,6 +430,14 @@ class Matcher:
                     # what a report says of its machine confirms less than the machine itself
                     said = all(_stated(facts.get(k)) for k in facts_used(p.confirm_when) if facts.get(k) is not None)
                     score = score + (1 - score) * (TEXT_CONFIRM_BOOST if said else CONFIRM_BOOST)
+            pair = self._version_pair(p, facts) if not f.confirmed_by else []
+            if pair:
+                # versions of two or more components, all inside the problem's ranges: a version pair is what
+                # such a problem is about (transformers > 4.49 with torch < 2.5.1), not where it was seen
+                f.confirmed_by = [say("inside_versions", lang, versions="; ".join(
+                    f"{key} = {value}, {comp} {rng}" for comp, key, value, rng, _fact in pair))]
+                said = all(_stated(fact) for *_rest, fact in pair)
+                score = score + (1 - score) * (TEXT_CONFIRM_BOOST if said else CONFIRM_BOOST)
             if p.rule_out_when:
                 out = evaluate(p.rule_out_when, ctx)
                 if out.value is True:
@@ -470,6 +478,28 @@ class Matcher:
         for note in f.confirmed_by + f.ruled_out_by:
             f.evidence.append(FindingEvidence("fact", "facts", 0, note, 0.0))
         return f
+
+    def _version_pair(self, p, facts: FactSet) -> list[tuple[str, str, str, str, Any]]:
+        """(component, fact key, value, range, the Fact) of every one of the problem's ``versions`` when it names
+        two or more components and the facts show each inside its range; else []."""
+        from ascend_doctor.kb.language.version import VersionError, satisfies
+        from ascend_doctor.kb.loader import VERSION_COMPONENTS, VERSION_FACTS
+
+        if len(p.versions or {}) < 2:
+            return []
+        out = []
+        for comp, rng in p.versions.items():
+            key = VERSION_FACTS.get(comp)
+            fact = facts.get(key) if key else None
+            if fact is None or not fact.ok or not isinstance(fact.value, str) or not fact.value:
+                return []
+            try:
+                if not satisfies(fact.value, rng, VERSION_COMPONENTS[comp]):
+                    return []
+            except (VersionError, ValueError):
+                return []
+            out.append((comp, key, fact.value, rng, fact))
+        return out
 
     def _outside_versions(self, p, facts: FactSet) -> list[tuple[str, str, str, str, Any]]:
         """(component, fact key, value, range, the Fact) of each of the problem's ``versions`` that the facts
