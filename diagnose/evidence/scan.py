@@ -46,6 +46,9 @@ CODE_PREFIXES = frozenset([b"ERR"] + [b"E" + bytes([c, d]) for c in b"ABCDEFGHIJ
                                       for d in b"0123456789"])
 PROSE_SKIP = re.compile(r"^\s*(?:[\[(<|+]|\S+\.(?:py|cc|cpp|h):\d+|at |File \"|\d{2,4}[-/:])")
 CJK = re.compile(r"[\u3400-\u9fff]")
+#: a prose line that goes on from the one before it (lower case, no list mark), and a line that ends its sentence
+CONTINUES = re.compile(r"^[a-z][a-z ,;'\-]*(?:\s|$)")
+SENTENCE_DONE = re.compile(r"[.!?:;。！？：；)\]`]\s*$")
 #: False: every line holding a trigger is classified on its own, the reference the faster paths are
 #: tested against (tests/test_scan_fast.py)
 FAST = True
@@ -361,14 +364,21 @@ def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
     often the only line that names the symptom."""
     out: list[str] = []
     for _name, text in heads:
-        for line in text.splitlines():
+        last = -2                  # the line number of the last prose line kept
+        for i, line in enumerate(text.splitlines()):
             if cl.FORM_LABEL.match(line):
                 continue
             s = cl.strip_issue_tags(line) if line.lstrip()[:1] in ("[", "【", "#") else line.strip()
+            if out and last == i - 1 and CONTINUES.match(s) and not SENTENCE_DONE.search(out[-1]) \
+                    and len(out[-1]) + len(s) < 400:
+                out[-1] = f"{out[-1]} {s}"   # a sentence the writer (or a wrap) broke over two lines is one
+                last = i
+                continue
             if not (4 <= len(s) <= 400) or PROSE_SKIP.match(s):
                 continue
             if CJK.search(s) or (len(s.split()) >= 4 and sum(map(str.isalpha, s)) + s.count(" ") > 0.8 * len(s)):
                 out.append(s)
+                last = i
                 if len(out) >= limit:
                     return out
     return out
