@@ -138,3 +138,12 @@ def test_a_version_is_no_term_and_its_pieces_are_none(retriever):
     assert "vllm-ascend" in terms and "cann" in terms and "torch_npu" in terms and "镜像" in terms
     assert not {t for t in terms if any(c.isdigit() for c in t)}, terms
     assert retriever.terms("python3.10 and cuda12.1 on 910b") == ["python3.10", "cuda12.1", "910b"]
+
+
+def test_a_piece_of_a_sentence_already_read_does_not_agree_with_it(retriever):
+    """A wrapped paste makes one sentence a prose line and a piece of it an error line: the piece says nothing the
+    sentence did not, so it is no second sentence agreeing (which would raise the weight)."""
+    sentence = "bus error in the dataloader worker inside docker, the job stops"
+    once = retriever.retrieve(None, [sentence])["shm-too-small"]
+    twice = retriever.retrieve(None, [sentence, "bus error in the dataloader worker inside docker,"])["shm-too-small"]
+    assert once.sentences == twice.sentences == 1 and once.weight == twice.weight

@@ -237,14 +237,15 @@ class Retriever:
         queries = [(piece, is_title) for text, is_title in
                    (([(title, True)] if title else []) + [(s, False) for s in sentences if s != title])
                    for piece in _sentences(text)]
-        seen: set[str] = set()
+        seen: list[str] = []
         for text, is_title in queries:
             key = " ".join(text.lower().split())
-            if key in seen:              # a line that is both prose and an error line agrees with itself once
-                continue
+            if any(key in k for k in seen):
+                continue                 # a line that is both prose and an error line (or a piece of a sentence
+                                         # already read, a wrapped line's part) agrees with itself once
             if not is_title and (FIELD_LINE.match(text) or is_command(text)):
                 continue                 # the versions a template lists, the commands run: not the cause
-            seen.add(key)
+            seen.append(key)
             for pid, (cov, ts) in self.sentence_scores(text).items():
                 per[pid].append((cov, text, ts, is_title))
         hits: dict[str, Hit] = {}
