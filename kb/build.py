@@ -169,7 +169,7 @@ def compile_knowledge(kn: Knowledge, db_path: Path, digest: str) -> None:
                     fixes=[{"kind": f.kind, "summary": f.summary,
                             "steps": [{"en": st.en, "zh": st.zh, "command": st.command} for st in f.steps]}
                            for f in p.fixes],
-                    sources=p.sources, file=p.file, stalls=p.stalls,
+                    sources=p.sources, file=p.file, stalls=p.stalls, silent=p.silent,
                 )
                 row.symptoms = [SymptomRow(lang=lang, text=t) for lang, items in p.symptoms.items() for t in items]
                 row.signatures = [SignatureRow(literal=g.literal, regex=g.regex, weight=g.weight) for g in p.signatures]

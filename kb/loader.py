@@ -16,7 +16,7 @@ from .language import fact_keys
 from .language.conditions import validate as validate_condition
 from .language.version import VersionError, parse_spec
 from .locate import Node, locate
-from .model import Code, CompatRow, Family, Fix, FixStep, Knowledge, Problem, Signature
+from .model import SILENT_KINDS, Code, CompatRow, Family, Fix, FixStep, Knowledge, Problem, Signature
 
 from .toml import tomllib
 
@@ -38,18 +38,6 @@ VERSION_FACTS = {"driver": "driver.version", "firmware": "firmware.version", "ca
 PROBLEM_KEYS = {"id", "title", "summary", "root_cause", "severity", "hardware", "components", "codes",
                 "symptoms", "sources", "versions", "related", "confirm_when", "rule_out_when",
                 "signature", "fix", "stalls", "silent"}
-#: ``silent``: how a failure that prints no message of its own shows itself (why it has no signature)
-SILENT_KINDS = {
-    "slow": ("it runs, slower than it should", "能运行，但比应有的慢"),
-    "wrong-output": ("it runs, with wrong or degraded results", "能运行，但结果错误或精度下降"),
-    "hang": ("it stops without a message", "卡住且无报错"),
-    "no-effect": ("a setting is silently ignored", "某项设置被静默忽略"),
-    "advice": ("a limit or a recommendation: nothing fails by itself", "限制或建议：本身不会报错"),
-    "state": ("it shows only as a state (a pod pending, a node label missing), not as a message",
-              "只表现为某种状态（Pod 挂起、节点缺少标签），没有报错信息"),
-    "generic-message": ("it prints only a message that many other causes print too",
-                        "只打印许多其他原因也会打印的通用报错"),
-}
 PROBLEM_REQUIRED = ("id", "title", "summary", "root_cause", "severity", "hardware", "components",
                     "symptoms", "sources", "fix")
 SIGNATURE_KEYS = {"literal", "regex", "weight", "match", "no_match", "source"}

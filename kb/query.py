@@ -17,7 +17,7 @@ from .build import ensure_built
 from .paths import ENV_KB, default_db_path
 
 #: bump when what a problem's JSON copy holds changes meaning (its fields are checked by number)
-PROBLEMS_CACHE_VERSION = 1
+PROBLEMS_CACHE_VERSION = 2
 from .text import Normalizer
 
 
@@ -41,6 +41,7 @@ class ProblemInfo:
     confirm_when: dict | None = None
     rule_out_when: dict | None = None
     stalls: list[str] = field(default_factory=list)   # progress-bar descriptions whose stall points here
+    silent: str = ""       # how the failure shows when it prints no message of its own (model.SILENT_KINDS)
 
 
 @dataclass
@@ -303,5 +304,5 @@ def _problem_info(row, symptoms: dict[str, list[str]], codes: list[str]) -> Prob
         components=_json(row["components"]), versions=_json(row["versions"]), related=_json(row["related"]),
         fixes=_json(row["fixes"]), sources=_json(row["sources"]), symptoms=symptoms, codes=codes,
         confirm_when=_json(row["confirm_when"]), rule_out_when=_json(row["rule_out_when"]),
-        stalls=_json(row["stalls"]) or [],
+        stalls=_json(row["stalls"]) or [], silent=row["silent"] or "",
     )

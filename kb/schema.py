@@ -46,6 +46,7 @@ class ProblemRow(Base):
     sources: Mapped[list] = mapped_column(JSON)
     file: Mapped[str] = mapped_column(String)
     stalls: Mapped[list] = mapped_column(JSON, default=list)   # progress-bar descriptions (stalled bar -> problem)
+    silent: Mapped[str] = mapped_column(String, default="")     # how it shows when it prints no message (model.SILENT_KINDS)
 
     symptoms: Mapped[list["SymptomRow"]] = relationship(back_populates="problem", cascade="all, delete-orphan")
     signatures: Mapped[list["SignatureRow"]] = relationship(back_populates="problem", cascade="all, delete-orphan")

@@ -139,3 +139,12 @@ def test_output_to_a_pipe_is_never_hard_wrapped(cli):
     assert long_lines, "nothing was longer than 100 columns: the output is still wrapped"
     s = cli("search", "weight loading hang")
     assert all(ln.lstrip()[:1].isdigit() or ln.startswith("ascend-doctor") for ln in s.out.splitlines() if ln.strip())
+
+
+@pytest.mark.parametrize("lang, needle", [("en", "Prints no message of its own: it stops without a message"),
+                                          ("zh", "无专属报错信息: 卡住且无报错")])
+def test_explain_says_how_a_failure_that_prints_nothing_shows(cli, lang, needle):
+    """A hang, a slowdown, a wrong answer print no error to search for: explain says what the user sees instead,
+    in text and JSON."""
+    assert needle in cli("explain", "npu-smi-hang", "--lang", lang).out
+    assert json.loads(cli("explain", "npu-smi-hang", "--format", "json").out)["problem"]["silent"] == "hang"

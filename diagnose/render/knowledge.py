@@ -14,17 +14,27 @@ LABELS = {
            "permanent": "Permanent fix", "sources": "Sources", "codes": "Error codes", "applies": "Applies to",
            "hardware": "hardware", "versions": "versions", "symptoms": "Symptoms", "related": "Related",
            "meaning": "Meaning", "causes": "Typical causes", "action": "What to do", "problems": "Known problems",
-           "level": "Action level", "range": "range", "family": "family", "severity": "severity"},
+           "level": "Action level", "range": "range", "family": "family", "severity": "severity",
+           "silent": "Prints no message of its own"},
     "zh": {"summary": "概述", "root_cause": "根因", "fixes": "解决方法", "workaround": "临时方案",
            "permanent": "长期方案", "sources": "来源", "codes": "错误码", "applies": "适用范围",
            "hardware": "硬件", "versions": "版本", "symptoms": "现象", "related": "相关问题",
            "meaning": "含义", "causes": "常见原因", "action": "处理建议", "problems": "相关已知问题",
-           "level": "处理级别", "range": "范围", "family": "类别", "severity": "严重级别"},
+           "level": "处理级别", "range": "范围", "family": "类别", "severity": "严重级别",
+           "silent": "无专属报错信息"},
 }
 
 
 def label(key: str, lang: str) -> str:
     return LABELS.get(lang, LABELS["en"]).get(key, key)
+
+
+def silent_text(kind: str, lang: str) -> str:
+    """How a problem that prints no message of its own shows itself, in ``lang``."""
+    from ascend_doctor.kb.model import SILENT_KINDS
+
+    en, zh = SILENT_KINDS.get(kind, (kind, kind))
+    return zh if lang == "zh" else en
 
 
 def severity(value: str, lang: str) -> str:
@@ -45,6 +55,8 @@ def print_problem(console, p, lang: str, titles: dict[str, str] | None = None, b
                   f"{esc(severity(p.severity, lang))}[/dim]")
     console.print(esc(t(p.summary, lang)))
     console.print(f"[bold]{L('root_cause')}:[/bold] {esc(t(p.root_cause, lang))}")
+    if getattr(p, "silent", ""):
+        console.print(f"[bold]{L('silent')}:[/bold] {esc(silent_text(p.silent, lang))}")
     applies = []
     if p.hardware and p.hardware != ["any"]:
         applies.append(f"{L('hardware')} {', '.join(p.hardware)}")
@@ -79,6 +91,8 @@ def problem_markdown(p, lang: str, heading: int = 2) -> str:
     h = "#" * heading
     out = [f"{h} {t(p.title, lang)}", "", f"`{p.id}` · {p.family} · {severity(p.severity, lang)}", "", t(p.summary, lang), "",
            f"**{L('root_cause')}:** {t(p.root_cause, lang)}", ""]
+    if getattr(p, "silent", ""):
+        out += [f"**{L('silent')}:** {silent_text(p.silent, lang)}", ""]
     if p.versions or (p.hardware and p.hardware != ["any"]):
         parts = []
         if p.hardware and p.hardware != ["any"]:

@@ -14,7 +14,8 @@ from ..language import fact_keys
 from ..language.conditions.compat import KEYS as COMPAT_PREDICATE_KEYS
 from ..language.conditions.ops import OPS
 from ..loader import (CODE_KEYS, CODE_REQUIRED, FAMILY_KEYS, FIX_KEYS, PROBLEM_KEYS, PROBLEM_REQUIRED,
-                      SIGNATURE_KEYS, SILENT_KINDS, STEP_KEYS, VERSION_COMPONENTS)
+                      SIGNATURE_KEYS, STEP_KEYS, VERSION_COMPONENTS)
+from ..model import SILENT_KINDS
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 BASE_URL = "https://ascend-doctor.invalid/schema/"
