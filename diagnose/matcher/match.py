@@ -13,8 +13,8 @@ a problem for other hardware than the one the facts show is halved.
 from __future__ import annotations
 
 import math
-from collections import Counter
 import re
+from collections import Counter
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -73,8 +73,7 @@ class Matcher:
         self._symptoms: list[tuple[str, str, str]] | None = None   # (problem id, original, normalised)
         self._cjk: list[tuple[int, set[str], frozenset[str]]] | None = None
         self._processed: list[str] | None = None
-        self._words_at: dict[str, list[int]] | None = None
-        self._phrase_sizes: list[int] = []
+        self._words: tuple[dict[str, list[int]], list[int]] | None = None
 
     @cached_property
     def _near(self) -> NearMisses:
@@ -105,9 +104,10 @@ class Matcher:
             self._symptoms = [tuple(r) for r in rows]
         return self._symptoms
 
-    def _phrase_words(self) -> dict[str, list[int]]:
-        """Informative word -> the index positions of the symptom phrases that hold it, made once."""
-        if self._words_at is None:
+    def _phrase_words(self) -> tuple[dict[str, list[int]], list[int]]:
+        """(informative word -> the index positions of the symptom phrases that hold it, how many informative
+        words each phrase has), made once."""
+        if self._words is None:
             words_at: dict[str, list[int]] = {}
             sizes = []
             for ci, (_, _, n) in enumerate(self._symptom_index()):
@@ -115,8 +115,8 @@ class Matcher:
                 sizes.append(len(words))
                 for w in words:
                     words_at.setdefault(w, []).append(ci)
-            self._words_at, self._phrase_sizes = words_at, sizes
-        return self._words_at
+            self._words = words_at, sizes
+        return self._words
 
     def _cjk_symptoms(self) -> list[tuple[int, set[str], frozenset[str]]]:
         """(index position, character bigrams, latin words) of every Chinese symptom phrase, made once."""
@@ -166,7 +166,7 @@ class Matcher:
                     if cov >= CJK_COVERAGE:
                         # same scale as the fuzzy ratios: the threshold maps to SYMPTOM_THRESHOLD, all to 100
                         keep(qi, ci, SYMPTOM_THRESHOLD + (cov - CJK_COVERAGE) / (1 - CJK_COVERAGE) * (100 - SYMPTOM_THRESHOLD))
-        words_at = self._phrase_words()
+        words_at, n_words = self._phrase_words()
         for qi, q in enumerate(qn):
             q_words = _informative(q)
             if len(q_words) < 2:         # "```error", "报错：": a line with one word matches every phrase holding it
@@ -176,7 +176,6 @@ class Matcher:
             shared = Counter(ci for w in q_words for ci in words_at.get(w, ()))
             qp = utils.default_process(q)
             scored = []
-            n_words = self._phrase_sizes
             for ci, n in shared.items():
                 # and most of what the phrase says: 'start the container' is in every phrase about containers
                 if n >= 2 and n >= MIN_PHRASE_SHARE * n_words[ci]:
@@ -483,23 +482,16 @@ class Matcher:
         """(component, fact key, value, range, the Fact) of every one of the problem's ``versions`` when it names
         two or more components and the facts show each inside its range; else []."""
         from ascend_doctor.kb.language.version import VersionError, satisfies
-        from ascend_doctor.kb.loader import VERSION_COMPONENTS, VERSION_FACTS
 
-        if len(p.versions or {}) < 2:
+        known = list(_version_facts(p, facts))
+        if len(p.versions or {}) < 2 or len(known) < len(p.versions):
             return []
-        out = []
-        for comp, rng in p.versions.items():
-            key = VERSION_FACTS.get(comp)
-            fact = facts.get(key) if key else None
-            if fact is None or not fact.ok or not isinstance(fact.value, str) or not fact.value:
+        try:
+            if not all(satisfies(fact.value, rng, family) for _comp, _key, rng, family, fact in known):
                 return []
-            try:
-                if not satisfies(fact.value, rng, VERSION_COMPONENTS[comp]):
-                    return []
-            except (VersionError, ValueError):
-                return []
-            out.append((comp, key, fact.value, rng, fact))
-        return out
+        except (VersionError, ValueError):
+            return []                       # a version this grammar cannot read says nothing
+        return [(comp, key, fact.value, rng, fact) for comp, key, rng, _family, fact in known]
 
     def _outside_versions(self, p, facts: FactSet) -> list[tuple[str, str, str, str, Any]]:
         """(component, fact key, value, range, the Fact) of each of the problem's ``versions`` that the facts
@@ -507,15 +499,9 @@ class Matcher:
         concerns earlier releases than the ones here. A version below a range or beside a series says less
         (a range often records only where a failure was seen): it rules nothing out."""
         from ascend_doctor.kb.language.version import VersionError, compare, satisfies
-        from ascend_doctor.kb.loader import VERSION_COMPONENTS, VERSION_FACTS
 
         out = []
-        for comp, rng in (p.versions or {}).items():
-            key = VERSION_FACTS.get(comp)
-            fact = facts.get(key) if key else None
-            if fact is None or not fact.ok or not isinstance(fact.value, str) or not fact.value:
-                continue
-            family = VERSION_COMPONENTS[comp]
+        for comp, key, rng, family, fact in _version_facts(p, facts):
             uppers = UPPER_BOUND.findall(rng) if "||" not in rng else []
             try:
                 past = bool(uppers) and not satisfies(fact.value, rng, family) and \
@@ -574,6 +560,18 @@ def _code_weights(linked: set[str], ranged: set[str], generic: bool = False) -> 
         return []
     base = CODE_WEIGHT / math.sqrt(n) * (GENERIC_CODE_FACTOR if generic else 1.0)
     return [(pid, base * (0.5 if pid in ranged and pid not in linked else 1.0), n) for pid in sorted(linked | ranged)]
+
+
+def _version_facts(p, facts: FactSet):
+    """(component, fact key, range, version family, the Fact) for each of the problem's ``versions`` whose
+    component's version the facts hold (a non-empty string)."""
+    from ascend_doctor.kb.loader import VERSION_COMPONENTS, VERSION_FACTS
+
+    for comp, rng in (p.versions or {}).items():
+        key = VERSION_FACTS.get(comp)
+        fact = facts.get(key) if key else None
+        if fact is not None and fact.ok and isinstance(fact.value, str) and fact.value:
+            yield comp, key, rng, VERSION_COMPONENTS[comp], fact
 
 
 def _stated(fact) -> bool:
