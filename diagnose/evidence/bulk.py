@@ -83,7 +83,6 @@ class ShapeReader:
             shapes.pop()
         entry = {k: memo.get(k) for k in set(shapes)}       # shape -> entry, each shape once
         orig = None
-        first = None
         new = []
         captures = []
         for k, e in entry.items():
@@ -94,15 +93,12 @@ class ShapeReader:
                     captures.append(k)          # carriage-return updates: only noted if they are all progress
                 else:
                     entry[k] = memo.long        # a long line: read on its own
-        if captures:
+        if captures or new:
             orig = text.split(b"\n")
             first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))     # shape -> its first line
-            for k in captures:
-                entry[k] = memo.capture(orig[first[k]], k)
+        for k in captures:
+            entry[k] = memo.capture(orig[first[k]], k)
         if new:
-            if orig is None:
-                orig = text.split(b"\n")
-                first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))
             if len(new) > MAX_NEW:
                 # more new shapes than learning them would repay: the automaton reads this part, and only the
                 # shapes that repeat in it are learnt (a log whose every line has a shape of its own stays cheap)
