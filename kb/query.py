@@ -15,10 +15,10 @@ from typing import Any
 from . import codes as codes_mod
 from .build import ensure_built
 from .paths import ENV_KB, default_db_path
+from .text import Normalizer
 
 #: bump when what a problem's JSON copy holds changes meaning (its fields are checked by number)
 PROBLEMS_CACHE_VERSION = 2
-from .text import Normalizer
 
 
 @dataclass

@@ -18,8 +18,8 @@ Forms recognised (after ANSI colours and per-rank prefixes are removed):
     <description>: NN% Completed | a/b [<elapsed><<remaining>, <rate>]  vLLM / SGLang weight loaders
 
 A progress-heavy log holds thousands of updates of the same few bars: ``StallTracker.note`` keeps only
-the last update of each bar (a line, or a carriage-return segment) until the tracker reads them (and the fast path of the scan hands on
-only the last update of each bar in a part of a block, bulk.py).
+the last update of each bar (a line, or a carriage-return segment) until the tracker reads them (and the
+fast path of the scan hands on only the last update of each bar in a part of a block, bulk.py).
 """
 from __future__ import annotations
 
