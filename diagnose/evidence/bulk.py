@@ -147,6 +147,7 @@ class ShapeReader:
         """The lines ``todo`` of the part, in order; returns the error-word hits of those counted in bulk."""
         lines = st.lines
         cap = _max_distinct()
+        frozen = st.frozen is not None
         gh = 0
         # a template's dedupe key, or a line entry -> [lines, earliest time (from the month on), dedupe key, codes,
         # rank]: lines of one dedupe key may differ in their codes (HCCL's ret[5] and ret[9] are both "ret[#]")
@@ -183,7 +184,7 @@ class ShapeReader:
                             last = t
                             gh += v.gh
                             continue
-                        if len(lines) >= cap and not (v.kinds & KEPT_PAST_CAP):
+                        if not (v.kinds & KEPT_PAST_CAP) and (st.past_cap(key) if frozen else len(lines) >= cap):
                             last = t            # a new line past the cap is not kept: only its time is noted
                             gh += v.gh
                             continue

@@ -255,7 +255,7 @@ class Scanner:
             st.last_time[name] = time
         else:
             time = st.last_time.get(name, "")
-        if len(st.lines) >= MAX_DISTINCT and not (v.kinds & {SIGNATURE, CODE}):
+        if not (v.kinds & {SIGNATURE, CODE}) and st.past_cap(v.key):
             return
         codes = v.codes
         if st.code_seen is not None:
@@ -326,6 +326,19 @@ class _State:
         self.partial = partial
         self.raw_heads: list[tuple[str, bytes]] = []
         self.code_seen: dict[tuple[str, str], int] | None = {} if partial else None
+        # scanning for parallel.py once the merged result is at the cap: the keys it held then (a line of
+        # another key is not kept, as the serial scan past its cap), and the keys so left out
+        self.frozen: frozenset[str] | None = None
+        self.dropped: set[str] = set()
+
+    def past_cap(self, key: str) -> bool:
+        """A new line of dedupe ``key`` that is neither a signature nor a code line is not kept (MAX_DISTINCT)."""
+        if self.frozen is None:
+            return len(self.lines) >= MAX_DISTINCT
+        if key in self.frozen:
+            return False
+        self.dropped.add(key)
+        return True
 
     def add_head(self, name: str, data: bytes) -> None:
         if self.partial:
