@@ -7,6 +7,7 @@ Score of a problem (0-1), from independent signals combined as 1 - prod(1 - s):
   evidence decides between its causes; a code range (561xxx) counts half;
 - symptom phrases (rapidfuzz over normalised text: English, Chinese and synonyms) in the sentences a
   person wrote (at most PROSE_MAX) and in error lines (at most LOG_SYMPTOM_MAX);
+a problem only words point to (no signature, code, stall or fact) counts WORDS_ONLY_FACTOR of that;
 then environment facts: ``confirm_when`` true raises the score, ``rule_out_when`` true divides it,
 a problem for other hardware than the one the facts show is halved.
 """
@@ -56,6 +57,11 @@ CODE_NAME_PREFIXES = ("ACL_", "ACLNN_", "HCCL_E", "DCMI_", "GE_", "RT_", "ERR_")
 MAX_EVIDENCE = 8
 TIE = 0.01                # findings closer than this are a tie: the evidence does not choose between them
 TIE_CAP = 0.49            # ... and a tie is no likely cause
+#: a problem only the report's words point to (no log line, code, stalled bar or fact of its own) is a
+#: possible cause, not a likely one, unless facts then confirm it (on the dev reports the knowledge was not
+#: written from, such findings at "likely" were wrong six times in seven); scaled, not capped, so that
+#: the words still rank such problems among themselves (the words' best, AGREEMENT_MAX, stays below 0.5)
+WORDS_ONLY_FACTOR = 0.7
 SYMPTOM_INDEX_VERSION = 1     # bump when the normaliser changes what a phrase becomes
 IDENT_INDEX_VERSION = 1       # bump when IDENT or the texts it reads change
 #: the software stacks a user runs: a problem of one of them (vLLM-Ascend on a first-generation 910) is a
@@ -416,6 +422,8 @@ class Matcher:
         for v in parts.values():
             score *= 1 - v
         score = 1 - score
+        if parts.keys() == {"symptom"}:
+            score *= WORDS_ONLY_FACTOR
         f = Finding(pid, p, score, parts=parts)
         ctx = None
         if len(facts):
