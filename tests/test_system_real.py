@@ -308,8 +308,12 @@ def test_stopping_ascend_doctor_kills_the_hung_npu_smi_at_once(tmp_path, sig, co
     """)
     env = {**os.environ, **env, "PATH": env["PATH"] + ":" + os.environ.get("PATH", "")}
     env.pop("PYTHONPATH", None)
+    # as a user's shell starts it: a test run started as a background job without job control (``cmd &`` in
+    # a script, some CI runners) has SIGINT ignored, the child would inherit that, and ascend-doctor rightly
+    # leaves an ignored signal ignored (nohup)
     proc = subprocess.Popen([sys.executable, "-m", "ascend_doctor", "check", "--timeout", "30"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     for _ in range(200):
         if pidfile.exists() and pidfile.read_text():
             break
