@@ -1,5 +1,8 @@
 """Many files at once: worker processes scan files, the results are merged in input order.
 
+With ``jobs`` processes, this one and jobs - 1 workers share the units: every jobs-th unit is read here, in
+its turn, straight into the result (the serial scan itself), while the workers read the others.
+
 A worker scans one unit, a large file or a run of consecutive small ones (a plog folder holds thousands
 of files of a few KB), with the serial code (scan.py) from a fresh state, and sends back what it kept
 (lines with their dedupe keys, codes, stalls, and per file its notes and head as bytes). The main process
@@ -161,19 +164,23 @@ def units(items: list[tuple[list[InputNote], Source]]) -> list[list[int]]:
 
 def scan(scanner: scan_mod.Scanner, items: list[tuple[list[InputNote], Source]], st: "scan_mod._State",
          jobs: int) -> None:
-    """Scan ``items`` (from :func:`plan`) into ``st`` with ``jobs`` worker processes."""
+    """Scan ``items`` (from :func:`plan`) into ``st`` with ``jobs`` processes: this one and jobs - 1 workers.
+    Every jobs-th unit is read here, in its turn, into ``st`` itself (the serial scan's own reading); the
+    others are read by the workers meanwhile and merged."""
     ctx = multiprocessing.get_context("fork" if threading.active_count() == 1 else "forkserver")
     plan_units = units(items)
     unit_at = {u[0]: u for u in plan_units}         # the first item of each unit -> the unit
+    workers = max(1, jobs - 1)
+    own = {u[0] for n, u in enumerate(plan_units) if jobs > 1 and n % jobs == 0}     # the units read here
     with ExitStack() as stack:
         frozen = _Frozen()
         stack.callback(frozen.remove)           # after the workers are gone (the stack unwinds in reverse)
-        pool = stack.enter_context(ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init,
+        pool = stack.enter_context(ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
                                                        initargs=(scanner.signatures,)))
         rd = stack.enter_context(Reader())
         pending: dict[int, Future] = {}
-        todo = list(reversed(plan_units))           # units not sent yet, the next one last
-        ahead = 2 * jobs
+        todo = [u for u in reversed(plan_units) if u[0] not in own]     # units not sent yet, the next one last
+        ahead = 2 * workers
 
         def feed() -> None:
             while len(pending) < ahead and todo:
@@ -193,22 +200,23 @@ def scan(scanner: scan_mod.Scanner, items: list[tuple[list[InputNote], Source]],
         names: set[str] = set()
         i = 0
         while i < len(items):
+            feed()
             unit = unit_at.get(i)
             job = pending.pop(i, None) if unit else None
             if job is None:
-                here(i)
-                i += 1
-                continue
-            feed()
-            try:
-                part = job.result()
-            except Exception:       # a worker that died: the unit is read here
-                part = None
-            unit_items = [items[k] for k in unit]
-            if part is None or not merge(scanner, st, unit_items, part, names, frozen.count):
-                for k in unit:
+                for k in unit if unit and i in own else [i]:
                     here(k)
-            i = unit[-1] + 1
+                i = k + 1
+            else:
+                try:
+                    part = job.result()
+                except Exception:       # a worker that died: the unit is read here
+                    part = None
+                unit_items = [items[k] for k in unit]
+                if part is None or not merge(scanner, st, unit_items, part, names, frozen.count):
+                    for k in unit:
+                        here(k)
+                i = unit[-1] + 1
             if frozen.path is None and len(st.lines) >= scan_mod.MAX_DISTINCT:
                 frozen.freeze(st)           # units sent from now on keep only what the capped result can take
             if st.generic_off and not switched:
