@@ -344,7 +344,7 @@ class Matcher:
         # a benign warning explains a line but is not why a run failed: it goes after the failures the
         # evidence also supports outside the lines the warnings explain (a failure whose only evidence is the
         # warning's own line, read as words, does not push that warning down)
-        failure = any(f.problem.severity != "info" and f.score >= BENIGN_YIELD and
+        failure = any(f.problem.severity != "info" and _yield_score(f) >= BENIGN_YIELD and
                       any(not _within(e.text, harmless) for e in f.evidence if e.kind != "fact")
                       for f in findings)
         findings.sort(key=lambda f: (failure and f.problem.severity == "info", -f.score,
@@ -605,6 +605,12 @@ def _untie(findings: list[Finding], lang: str) -> None:
         other = next(g for g in tied if g is not f)
         f.evidence.append(FindingEvidence("fact", "ranking", 0, say("tie", lang, other=other.id, score=f.score), 0.0))
         f.score = min(f.score, TIE_CAP)
+
+
+def _yield_score(f: Finding) -> float:
+    """The score that decides whether benign warnings go after a failure: a failure only words point to is
+    scaled down as a cause (WORDS_ONLY_FACTOR), not as what the user describes beside a harmless warning."""
+    return f.score / WORDS_ONLY_FACTOR if f.parts.keys() == {"symptom"} else f.score
 
 
 def _kind_rank(kind: str) -> int:
