@@ -20,8 +20,9 @@ SCHEMA_DIR = ROOT / "docs" / "schema"
 #: share of the non-benign problems still without a signature copied from a public log (K102): may only go
 #: down (a share, not a count, so that knowledge can grow; 285 of 514 = 0.55 at the first ratchet; 259 of 964 in
 #: session 7, after 132 problems said they print no message of their own: ``silent``; then 0.29: 55 problems
-#: from official FAQ and release-note pages came in, 18 of them with no public log line found yet)
-K102_SHARE_CEILING = 0.29
+#: from official FAQ and release-note pages came in, 18 of them with no public log line found yet; 0.25 in
+#: session 8: 257 of 1,052, after a line finder gave 10 problems a real line and 13 said they print none)
+K102_SHARE_CEILING = 0.25
 #: heavy signatures on a line another problem's signature was copied from (K106): may only go down
 K106_CEILING = 16
 
