@@ -8,8 +8,8 @@ that the problem's document contains, counted only when at least two informative
 scaled down when what they share is little in absolute terms (two common words).
 
 A problem's retrieval weight grows with its best coverage and with agreement: a second sentence (or
-the title and the body) that points to the same problem raises it, so a report that is only words can
-reach "likely"; a problem only one common word links stays out. Identifiers (``HCCL_BUFFSIZE``,
+the title and the body) that points to the same problem raises it (the matcher still scales a problem
+only words point to below "likely": match.WORDS_ONLY_FACTOR); a problem only one common word links stays out. Identifiers (``HCCL_BUFFSIZE``,
 ``--enforce-eager``, ``/dev/shm``, ``libhccl.so``, ``aclnnMatmul``) are kept whole and never folded by
 synonyms.
 """
