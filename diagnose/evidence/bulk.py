@@ -36,11 +36,6 @@ KEPT_PAST_CAP = frozenset([SIGNATURE, CODE])    # kinds of a new line kept past 
 NOT_DIGITS_NL = bytes(c for c in range(256) if not (48 <= c <= 57 or c == 10))
 
 
-def _max_distinct() -> int:
-    from . import scan      # scan imports this module; its limit may be changed (tests) after import
-    return scan.MAX_DISTINCT
-
-
 class ShapeReader:
     """Reads blocks for ``scanner`` (whose ``_line``, ``_keep``, ``_count`` and stall tracker it uses)."""
 
@@ -146,8 +141,6 @@ class ShapeReader:
                lineno: int, st: "_State", memo: ShapeMemo) -> int:
         """The lines ``todo`` of the part, in order; returns the error-word hits of those counted in bulk."""
         lines = st.lines
-        cap = _max_distinct()
-        frozen = st.frozen is not None
         gh = 0
         # a template's dedupe key, or a line entry -> [lines, earliest time (from the month on), dedupe key, codes,
         # rank]: lines of one dedupe key may differ in their codes (HCCL's ret[5] and ret[9] are both "ret[#]")
@@ -184,7 +177,7 @@ class ShapeReader:
                             last = t
                             gh += v.gh
                             continue
-                        if not (v.kinds & KEPT_PAST_CAP) and (st.past_cap(key) if frozen else len(lines) >= cap):
+                        if not (v.kinds & KEPT_PAST_CAP) and st.past_cap(key):
                             last = t            # a new line past the cap is not kept: only its time is noted
                             gh += v.gh
                             continue

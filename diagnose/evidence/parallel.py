@@ -13,8 +13,8 @@ keeps such a line there (a signature or code line). Where the serial scan would 
 because of what earlier inputs left (the error words switched off after MAX_GENERIC_HITS, a code first met
 on a line that an earlier file already kept, a unit that reached the cap on its own, two inputs of the same
 name) the main process scans that unit itself instead. Inputs that are not regular files (stdin, pasted
-text, pipes) are always read here, in order. At most 2 x jobs units wait to be merged, so memory stays
-flat however many files there are.
+text, pipes) are always read here, in order. At most 2 x (jobs - 1) units wait to be merged, so memory
+stays flat however many files there are.
 """
 from __future__ import annotations
 

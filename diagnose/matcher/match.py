@@ -422,7 +422,7 @@ class Matcher:
         for v in parts.values():
             score *= 1 - v
         score = 1 - score
-        if parts.keys() == {"symptom"}:
+        if _words_only(parts):
             score *= WORDS_ONLY_FACTOR
         f = Finding(pid, p, score, parts=parts)
         ctx = None
@@ -610,7 +610,12 @@ def _untie(findings: list[Finding], lang: str) -> None:
 def _yield_score(f: Finding) -> float:
     """The score that decides whether benign warnings go after a failure: a failure only words point to is
     scaled down as a cause (WORDS_ONLY_FACTOR), not as what the user describes beside a harmless warning."""
-    return f.score / WORDS_ONLY_FACTOR if f.parts.keys() == {"symptom"} else f.score
+    return f.score / WORDS_ONLY_FACTOR if _words_only(f.parts) else f.score
+
+
+def _words_only(parts: dict[str, float]) -> bool:
+    """Only the report's words point to the problem: no signature, code, stalled bar or fact of its own."""
+    return parts.keys() == {"symptom"}
 
 
 def _kind_rank(kind: str) -> int:
