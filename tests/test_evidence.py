@@ -185,6 +185,9 @@ def test_memory_stays_flat(tmp_path):
     ("调用接口返回507033", ("acl", "507033")),
     ("训练时报 ei0006 错误", ("cann", "EI0006")),
     ("E1201 08:15:02.123456 1234 x.cc:42] aclrtMalloc failed, ret:507899", ("acl", "507899")),
+    ("昇腾910B arm, run_check时报 ACL error, the error code is : 500001", ("acl", "500001")),
+    ("运行检查程序报错,错误代码 507033", ("acl", "507033")),
+    ("初始化失败，错误号：207018", ("acl", "207018")),
 ])
 def test_codes_as_people_and_glog_write_them(line, code):
     from ascend_doctor.diagnose.evidence.codes import extract
@@ -211,3 +214,17 @@ def test_issue_form_labels_are_not_the_users_sentences():
     assert ev.title == ""             # the paste began at the form, without the issue title
     assert not any("错误描述" in ln.text for ln in ev.first_errors(10))    # a label naming errors is none
     assert any(p.startswith("NPU out of memory after the upgrade") for p in ev.prose)
+
+
+def test_a_templates_bold_headings_and_check_boxes_are_not_the_users_sentences():
+    """MindSpore's and other projects' issue templates write their field labels in bold, not as headings
+    ("**Describe the bug/ 问题描述 (Mandatory / 必填)**", "- **Hardware Environment(`Ascend`/`GPU`/`CPU`) /
+    硬件环境**:") and carry check boxes ("- [X] I have read the README ..."): the same words in every report."""
+    ev = read_evidence([], text=("Mindspore2.3.0 API不兼容\n\n**Describe the bug/ 问题描述 (Mandatory / 必填)**\n"
+                                 "在accelerate的state.py中，报错ModuleNotFoundError:No module named 'mindspore.comm func'\n\n"
+                                 "- **Hardware Environment(`Ascend`/`GPU`/`CPU`)  / 硬件环境**:\n> Ascend 910b4\n\n"
+                                 "- [X] I have read the README and searched the existing issues.\n"
+                                 "**Expected behavior / 预期结果 (Mandatory / 必填)**\n正常运行\n"))
+    assert any(p.startswith("在accelerate的state.py中") for p in ev.prose)
+    assert not any("Describe the bug" in p or "Hardware Environment" in p or "I have read" in p
+                   or "Expected behavior" in p for p in ev.prose)

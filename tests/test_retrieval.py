@@ -61,6 +61,31 @@ def test_identifiers_are_terms_whole(retriever):
     assert next(iter(hits)) == "hccl-buffsize"
 
 
+def test_identifiers_are_found_between_chinese_characters(retriever):
+    # a Chinese character is a word character: 报错libatb.so找不到 must still name the library (the matcher
+    # links the identifiers a report names to the problems that name them, IDENT_WEIGHT)
+    from ascend_doctor.diagnose.matcher.retrieval import IDENT
+
+    def idents(text):
+        return [m.group(0) for m in IDENT.finditer(text)]
+    assert idents("如果不安装会导致报错libatb.so找不到") == ["libatb.so"]
+    assert idents("调用aclnnMatmul失败") == ["aclnnMatmul"]
+    assert idents("驱动接口halMemAlloc返回错误") == ["halMemAlloc"]
+    assert idents("mylib.so") == []
+
+
+def test_an_error_line_is_no_field_of_an_environment_listing(retriever):
+    # "CANN: 8.3.RC1" is a field and no evidence; "ImportError: ... not found" says what failed
+    from ascend_doctor.diagnose.matcher.retrieval import is_field_line
+
+    assert is_field_line("CANN: 8.3.RC1")
+    assert is_field_line("-- MindSpore version (e.g., 1.7.0.Bxxx) : MindSpore 2.3.0")
+    assert not is_field_line("ModuleNotFoundError: No module named 'torch_npu._C'")
+    assert not is_field_line("链接时报错torch_npu::init_npu(std::string const&)")
+    hits = retriever.retrieve(None, ["RuntimeError: NCCL backend not found"])
+    assert "nccl-on-npu" in hits
+
+
 def test_one_shared_common_word_links_nothing(retriever):
     assert retriever.retrieve(None, ["the scheduler was slow today"]) == {} or \
         all(h.weight < SENTENCE_MAX for h in retriever.retrieve(None, ["the scheduler was slow today"]).values())

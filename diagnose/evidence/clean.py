@@ -124,8 +124,12 @@ ISSUE_TAG = re.compile(
 
 
 #: the label of a field of a GitHub / Gitee issue form ("### Operating System Version| 操作系统版本",
-#: "### Python version"): the template's words, the same in every report, not the user's
-FORM_LABEL = re.compile(r"^\s*#{3,6}\s+(?=\S)(?:[^|｜]{1,60}\s*[|｜]\s*[^|｜]{1,40}|.{1,60})\s*$")
+#: "### Python version"), a template's heading written in bold ("**Describe the bug/ 问题描述 (Mandatory / 必填)**",
+#: "- **Hardware Environment(`Ascend`/`GPU`/`CPU`) / 硬件环境**:") and its check boxes ("- [X] I have read the
+#: README and searched the existing issues."): the template's words, the same in every report, not the user's
+FORM_LABEL = re.compile(r"^\s*(?:#{3,6}\s+(?=\S)(?:[^|｜]{1,60}\s*[|｜]\s*[^|｜]{1,40}|.{1,60})"
+                        r"|(?:[-*+]\s+)?\*\*[^*\n]{1,100}\*\*\s*[:：]?"
+                        r"|[-*]\s+\[[ xX]\]\s.{0,200})\s*$")
 
 def strip_issue_tags(line: str) -> str:
     """``[Bug]: NPU OOM ...`` / ``【问题】…`` / ``### Title`` -> the words after the tag."""

@@ -13,9 +13,9 @@ import re
 CANN = re.compile(r"(?<![A-Za-z0-9_])(E[A-Z0-9]\d{4})(?![\w])")
 TORCH_NPU = re.compile(r"(?<![A-Za-z0-9_])(ERR\d{5})(?!\d)")
 SIX_DIGIT = re.compile(
-    r"(?:error\s*code(?:\s*is|\s*:|\s*=)?|errno\s*[:=]?|err(?:or)?_?code\s*[:=]|ret(?:Code|code)?\s*(?:is|[:=])|"
+    r"(?:error\s*code(?:\s*is)?\s*[:=]?|errno\s*[:=]?|err(?:or)?_?code\s*[:=]|ret(?:Code|code)?\s*(?:is|[:=])|"
     r"\bret\s*\[|aclError\s*[:=]?|rtRet\s*[:=]|ERROR\s*:|error\s*:|failed\s*[:,]|(?:runtime\s+)?result\s*=|errorCode\s*=|"
-    r"错误码\s*(?:为|是)?\s*[:：]?|返回(?:值|码)?\s*(?:为|是)?\s*[:：]?|报错\s*[:：]?)\s*\[?\s*(\d{6})(?!\d)",
+    r"错误(?:代?码|编?号)\s*(?:为|是)?\s*[:：]?|返回(?:值|码)?\s*(?:为|是)?\s*[:：]?|报错\s*[:：]?)\s*\[?\s*(\d{6})(?!\d)",
     re.I)
 #: a CANN code written in lower case in prose ("报 ei0006 错"): a letter after the e, so "e10001" is not one
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -64,7 +64,7 @@ def extract(line: str) -> list[tuple[str, str]]:
     if CJK.search(line):                  # codes as a person writes them, in Chinese prose
         for m in CANN_LOWER.finditer(line):
             add("cann", m.group(1).upper())
-        if "错误码" in line or "返回" in line or "报错" in line:
+        if "错误" in line or "返回" in line or "报错" in line:
             for m in SIX_DIGIT.finditer(line):
                 add(six_digit_family(m.group(1)), m.group(1))
     if "code" in low or "ret" in low or "errno" in low or "error" in low or "acl" in low or "fail" in low \

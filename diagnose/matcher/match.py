@@ -63,7 +63,7 @@ TIE_CAP = 0.49            # ... and a tie is no likely cause
 #: the words still rank such problems among themselves (the words' best, AGREEMENT_MAX, stays below 0.5)
 WORDS_ONLY_FACTOR = 0.7
 SYMPTOM_INDEX_VERSION = 1     # bump when the normaliser changes what a phrase becomes
-IDENT_INDEX_VERSION = 1       # bump when IDENT or the texts it reads change
+IDENT_INDEX_VERSION = 2       # bump when IDENT or the texts it reads change
 #: the software stacks a user runs: a problem of one of them (vLLM-Ascend on a first-generation 910) is a
 #: candidate for a report's hardware only when the report names that stack
 STACKS = frozenset("""vllm vllm-ascend mindie mindie-service sglang mindspore mindspore-lite mindformers

@@ -24,17 +24,22 @@ from dataclasses import dataclass
 IDENT = re.compile(
     r"--[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+"                      # --enforce-eager, --shm-size
     r"|(?<![\w/])/(?:dev|proc|sys|etc|usr|var|tmp)(?:/[\w.\-]+)+"   # /dev/shm, /usr/local/Ascend/...
-    r"|\blib[\w\-+]+\.so(?:\.\d+)*"                             # libhccl.so, libascend_hal.so
-    r"|\baclnn[A-Z]\w+|\baclrt[A-Z]\w+|\bhal[A-Z]\w+"           # aclnnMatmul, aclrtSetDevice
-    # (lookarounds, not \b: a Chinese character is a word character, and 设置HCCL_EXEC_TIMEOUT后 must match)
+    # (lookarounds, not \b: a Chinese character is a word character, and 设置HCCL_EXEC_TIMEOUT后 and
+    # 报错libatb.so找不到 must match)
+    r"|(?<![A-Za-z0-9_])lib[A-Za-z0-9_\-+]+\.so(?:\.\d+)*"           # libhccl.so, libascend_hal.so
+    r"|(?<![A-Za-z0-9_])(?:aclnn|aclrt|hal)[A-Z][A-Za-z0-9_]+"     # aclnnMatmul, aclrtSetDevice, halMemAlloc
     r"|(?<![A-Za-z0-9_])[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])"     # HCCL_BUFFSIZE, ASCEND_RT_VISIBLE_DEVICES
     r"|(?<![A-Za-z0-9_])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![A-Za-z0-9_])")    # enforce_eager, gpu_memory_utilization
 #: where a long line is cut into sentences (a re-joined paragraph is several claims, not one)
 SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z\u3400-\u9fff])|(?<=[。；！？])")
 LONG_SENTENCE = 160
 
-#: a line of an environment listing ("- Rollout engine: vllm", "CANN: 8.3.RC1"): a field, not a sentence
-FIELD_LINE = re.compile(r"^\s*(?:[-*+]\s*)?[\w .()/\-]{1,40}[:：]\s*\S+(?:\s+\S+){0,3}\s*$")
+#: a line of an environment listing ("- Rollout engine: vllm", "CANN: 8.3.RC1", "-- MindSpore version (e.g.,
+#: 1.7.0.Bxxx) : MindSpore 2.3.0"): a field, not a sentence, unless it says something failed
+#: ("ModuleNotFoundError: No module named 'torch_npu._C'", "链接时报错torch_npu::init_npu(...)")
+FIELD_LINE = re.compile(r"^\s*(?:[-*+]{1,2}\s*)?[\w .,()/`\-]{1,60}[:：]\s*\S+(?:\s+\S+){0,3}\s*$")
+_SAYS_FAILURE = re.compile(r"error|exception|fail|fatal|abort|denied|refused|not found|no module|cannot|unable|"
+                           r"报错|错误|失败|异常|不支持|无法|找不到", re.I)
 #: a shell command the user ran or pasted ("python -m pip install paddlepaddle==3.0.0 -i ...", "$ docker run
 #: ..."): what they did, in the words of a fix's commands, not the symptom (its identifiers still count)
 _COMMAND = re.compile(
@@ -243,7 +248,7 @@ class Retriever:
             if any(key in k for k in seen):
                 continue                 # a line that is both prose and an error line (or a piece of a sentence
                                          # already read, a wrapped line's part) agrees with itself once
-            if not is_title and (FIELD_LINE.match(text) or is_command(text)):
+            if not is_title and (is_field_line(text) or is_command(text)):
                 continue                 # the versions a template lists, the commands run: not the cause
             seen.append(key)
             for pid, (cov, ts) in self.sentence_scores(text).items():
@@ -304,6 +309,11 @@ def is_command(line: str) -> bool:
     return m.group("cmd") in ("npu-smi", "hccn_tool") or bool(_ARG.search(m.group("rest")))
 
 
+def is_field_line(line: str) -> bool:
+    """A field of an environment listing or issue form ("CANN: 8.3.RC1"), not a line that says what failed."""
+    return bool(FIELD_LINE.match(line)) and not _SAYS_FAILURE.search(line)
+
+
 def _sentences(text: str) -> list[str]:
     """A line as the sentences it holds: long lines (a paragraph re-joined after pasting) are cut at
     sentence ends; a short line stays whole."""
@@ -313,7 +323,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 13
+CACHE_VERSION = 14
 
 
 def cached(kb, problems, norm) -> Retriever:
