@@ -158,6 +158,18 @@ def test_a_line_a_benign_signature_explains_is_no_word_evidence_for_a_failure(ma
         [(f.id, f.score) for f in d.findings[:3]]
 
 
+def test_a_line_a_signature_explains_is_no_word_evidence_for_another_problem(matcher):
+    """A firmware installer that ends well says "installed successfully! Reboot now ...": the reboot problem's
+    signature explains the line; its words (firmware, installed, successfully) must not also make the
+    driver/firmware mismatch, whose fix quotes the installer's success message, a candidate."""
+    from .conftest import FIXTURES
+
+    log = (FIXTURES / "samples" / "install-logs" / "firmware-910-6.3.0.1.241-run-install.txt").read_text()
+    d = run(matcher, log)
+    assert d.findings[0].id == "firmware-upgrade-needs-reboot"
+    assert all(f.score < 0.3 for f in d.findings[1:]), [(f.id, f.score) for f in d.findings[:3]]
+
+
 def test_another_versions_wording_of_a_signature_line_counts_less_but_counts(matcher):
     """near.py: a line that holds a signature's rare anchor (c10_npu::SetDevice) and most of its words is
     the same failure printed by another release; an exact match still counts more."""

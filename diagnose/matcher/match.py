@@ -226,8 +226,11 @@ class Matcher:
         # lines a benign problem's signature explains as harmless are no word evidence for anything else
         harmless = {t for pid, ts in signed.items() if self.problems[pid].severity == "info" for t in ts}
 
+        # a line a signature matched is that problem's evidence: its words are no evidence for another problem
+        signed_any = {t for ts in signed.values() for t in ts}
+
         def explained(pid: str, sentence: str) -> bool:
-            return _within(sentence, signed.get(pid, ())) or (
+            return _within(sentence, signed_any) or (
                 self.problems[pid].severity != "info" and _within(sentence, harmless))
         # near misses: another release's wording of a signature's line (near.py), on lines no signature matched
         for ln in ev.lines:
