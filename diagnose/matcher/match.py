@@ -44,6 +44,7 @@ OTHER_HARDWARE_FACTOR = 0.5
 MIN_SCORE = 0.12
 IDENT_WEIGHT = 0.3        # an environment variable / identifier named both by the user and by a problem
 HARDWARE_WEIGHT = 0.2     # the report's hardware is one a hardware-specific problem concerns
+HARDWARE_HINT = "hardware.family = "   # the text of that evidence, before the family
 INFO_FACTOR = 0.7         # benign / informational problems rank below real failures ...
 INFO_CAP = 0.45           # ... and are never a "likely cause" (a benign warning is not why a run failed)
 BENIGN_YIELD = 0.2        # a failure at least this likely is listed before benign warnings
@@ -329,7 +330,7 @@ class Matcher:
                 if own and not own & named:
                     continue
                 if p.hardware and "any" not in p.hardware and fam in p.hardware and not {"a2", "a3"} & set(p.hardware):
-                    add(p.id, FindingEvidence("fact", src, 0, f"hardware.family = {fam}", HARDWARE_WEIGHT,
+                    add(p.id, FindingEvidence("fact", src, 0, HARDWARE_HINT + fam, HARDWARE_WEIGHT,
                                               detail=say("hardware", lang, hardware=", ".join(p.hardware))))
                     if not own & named:     # hardware and the stack the report names together are a candidate
                         hardware_only.add(p.id)
@@ -425,9 +426,12 @@ class Matcher:
         for v in parts.values():
             score *= 1 - v
         score = 1 - score
-        if _words_only(parts):
+        # the report's hardware says a problem could apply, not that it did: words and the hardware alone are
+        # still words only
+        hinted = any(s.kind == "fact" for s in ss) and all(s.text.startswith(HARDWARE_HINT) for s in ss if s.kind == "fact")
+        if _words_only(parts, hinted):
             score *= WORDS_ONLY_FACTOR
-        f = Finding(pid, p, score, parts=parts)
+        f = Finding(pid, p, score, parts=parts, hinted=hinted)
         ctx = None
         if len(facts):
             from ascend_doctor.kb.language.conditions import Context, evaluate, facts_used
@@ -613,12 +617,13 @@ def _untie(findings: list[Finding], lang: str) -> None:
 def _yield_score(f: Finding) -> float:
     """The score that decides whether benign warnings go after a failure: a failure only words point to is
     scaled down as a cause (WORDS_ONLY_FACTOR), not as what the user describes beside a harmless warning."""
-    return f.score / WORDS_ONLY_FACTOR if _words_only(f.parts) else f.score
+    return f.score / WORDS_ONLY_FACTOR if _words_only(f.parts, f.hinted) else f.score
 
 
-def _words_only(parts: dict[str, float]) -> bool:
-    """Only the report's words point to the problem: no signature, code, stalled bar or fact of its own."""
-    return parts.keys() == {"symptom"}
+def _words_only(parts: dict[str, float], hinted: bool = False) -> bool:
+    """Only the report's words point to the problem: no signature, code, stalled bar or fact of its own
+    (``hinted``: the only facts are the report's hardware, which a hardware-specific problem concerns)."""
+    return parts.keys() == {"symptom"} or (hinted and parts.keys() == {"symptom", "fact"})
 
 
 def _kind_rank(kind: str) -> int:

@@ -42,6 +42,7 @@ class Finding:
     confirmed_by: list[str] = field(default_factory=list)   # fact notes that confirm the cause
     ruled_out_by: list[str] = field(default_factory=list)   # fact notes that make it unlikely
     parts: dict[str, float] = field(default_factory=dict)   # score components, for explanation
+    hinted: bool = False                # its only facts are the report's hardware (words only, as far as scoring goes)
 
 
 @dataclass

@@ -37,7 +37,7 @@ LONG_SENTENCE = 160
 #: a line of an environment listing ("- Rollout engine: vllm", "CANN: 8.3.RC1", "-- MindSpore version (e.g.,
 #: 1.7.0.Bxxx) : MindSpore 2.3.0"): a field, not a sentence, unless it says something failed
 #: ("ModuleNotFoundError: No module named 'torch_npu._C'", "链接时报错torch_npu::init_npu(...)")
-FIELD_LINE = re.compile(r"^\s*(?:[-*+]{1,2}\s*)?[\w .,()/`\-]{1,60}[:：]\s*\S+(?:\s+\S+){0,3}\s*$")
+FIELD_LINE = re.compile(r"^\s*(?:[-*+]{1,2}\s*)?[\w .,()/`%\-]{1,60}[:：]\s*\S+(?:\s+\S+){0,3}\s*$")
 _SAYS_FAILURE = re.compile(r"error|exception|fail|fatal|abort|denied|refused|not found|no module|cannot|unable|"
                            r"报错|错误|失败|异常|不支持|无法|找不到", re.I)
 #: a shell command the user ran or pasted ("python -m pip install paddlepaddle==3.0.0 -i ...", "$ docker run
