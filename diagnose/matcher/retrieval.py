@@ -136,7 +136,9 @@ class Retriever:
             self.n_docs: int = len(ids)
             self.idf: dict[str, float] = index["idf"]
             self.length_factor: dict[str, float] = dict(zip(ids, index["length_factor"]))
-            self.postings: dict[str, list[str]] = {t: [ids[i] for i in at] for t, at in index["postings"].items()}
+            # the problems of a term are spelled out when a report's sentence first holds it (a report holds a
+            # few hundred of the ~40,000 terms: spelling out all of them cost ~0.15 s a run)
+            self.postings: dict[str, list[str]] = _Postings(ids, index["postings"])
             return
         docs: dict[str, set[str]] = {}
         for p in problems:
@@ -297,6 +299,22 @@ class Retriever:
             w = WHOLE_MAX * min(1.0, info / FULL_INFO) * min(1.0, info / max(total, 1e-9) * 2) * score / best
             out[pid] = Hit(round(w, 4), "", sorted(ts, key=lambda t: (-self.idf[t], t))[:6], 0)
         return out
+
+
+class _Postings(dict):
+    """term -> the ids of the problems that use it, read from the index's places on first use."""
+
+    def __init__(self, ids: list[str], places: dict[str, list[int]]) -> None:
+        super().__init__()
+        self._ids = ids
+        self._places = places
+
+    def __missing__(self, term: str) -> list[str]:
+        pids = self[term] = [self._ids[i] for i in self._places[term]]
+        return pids
+
+    def items(self):
+        return ((t, self[t]) for t in self._places)
 
 
 def is_command(line: str) -> bool:
