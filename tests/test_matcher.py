@@ -224,3 +224,12 @@ def test_a_line_of_two_common_words_says_no_longer_symptom_phrase(matcher):
     d = run(matcher, "1. 启动容器\n2. 进入容器")
     liked = [(f.id, e.detail) for f in d.findings for e in f.evidence if e.detail.startswith("like '")]
     assert not liked, liked
+
+
+def test_on_equal_scores_the_problem_of_the_stack_the_report_names_goes_first(matcher):
+    """'When will 3.2.1 be on PyPI: .../project/triton-ascend' shares the same words with the torch CPU-wheel
+    problem and the Triton-Ascend wheel problem; the report names Triton-Ascend, so its problem is first."""
+    d = run(matcher, "啥时候能发布3.2.1到pypi源：https://pypi.org/project/triton-ascend")
+    top = [f for f in d.findings if f.score == d.findings[0].score]
+    assert len(top) >= 2, [(f.id, f.score) for f in d.findings[:3]]
+    assert d.findings[0].id == "triton-ascend-wheel-not-on-pypi"

@@ -351,7 +351,13 @@ class Matcher:
         failure = any(f.problem.severity != "info" and _yield_score(f) >= BENIGN_YIELD and
                       any(not _within(e.text, harmless) for e in f.evidence if e.kind != "fact")
                       for f in findings)
+        # on equal scores, a problem of a stack the report names goes first (a LLaMA-Factory report, two
+        # problems tied on the same words: the LLaMA-Factory one); then the earlier evidence
+        scores = [f.score for f in findings]
+        named = (stacks_named("\n".join(text for _name, text in ev.heads))
+                 if len(set(scores)) < len(scores) else set())
         findings.sort(key=lambda f: (failure and f.problem.severity == "info", -f.score,
+                                     not STACKS.intersection(f.problem.components or ()) & named,
                                      min((s.time or "~", s.order) for s in f.evidence), f.id))
         _untie(findings, lang)
         decisive = self._decisive(ev, findings)
