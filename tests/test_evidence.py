@@ -228,12 +228,3 @@ def test_a_templates_bold_headings_and_check_boxes_are_not_the_users_sentences()
     assert any(p.startswith("在accelerate的state.py中") for p in ev.prose)
     assert not any("Describe the bug" in p or "Hardware Environment" in p or "I have read" in p
                    or "Expected behavior" in p for p in ev.prose)
-
-
-def test_hccl_success_is_no_error_code():
-    """HcclResult 0 is HCCL_SUCCESS: a plog line that closes a socket "error code is 0" reports nothing."""
-    from ascend_doctor.diagnose.evidence.codes import extract
-
-    assert extract("[ERROR] HCCL(18611,python3):2025-08-20-10:17:46.821.234 [hccl_socket.cc:312][75606] "
-                   "socket close, fd[3], error code is 0") == []
-    assert ("hccl", "7") in extract("[ERROR] HCCL(1,python3): HcclGetRootInfo failed, error code is 7")

@@ -77,13 +77,10 @@ def extract(line: str) -> list[tuple[str, str]]:
             for m in DCMI.finditer(line):
                 add("dcmi", m.group(1))
         if HCCL_CONTEXT.search(line):
-            # HcclResult 0 is HCCL_SUCCESS: "socket close, fd[3], error code is 0" reports no error
             for m in HCCL_RET.finditer(line):
-                if m.group(1) != "0":
-                    add("hccl", m.group(1))
+                add("hccl", m.group(1))
             for m in HCCL_CODE.finditer(line):
-                if m.group(1) != "0":
-                    add("hccl", m.group(1))
+                add("hccl", m.group(1))
     if "0x" in line or "0X" in line:
         if EVENT_CONTEXT.search(line):
             for m in FAULT_EVENT.finditer(line):
