@@ -305,6 +305,13 @@ class Matcher:
             for pid in pids:
                 add(pid, FindingEvidence("symptom", "<text>", 0, ident, IDENT_WEIGHT / math.sqrt(len(pids)),
                                  detail=say("names", lang, ident=ident)))
+        # the stacks the report names (read once, and only when something asks: the heads may be megabytes)
+        stacks_of_report: list[set[str]] = []
+
+        def named_stacks() -> set[str]:
+            if not stacks_of_report:
+                stacks_of_report.append(stacks_named("\n".join(text for _name, text in ev.heads)))
+            return stacks_of_report[0]
         # the environment check's findings on this machine
         for pid, (rule, status, message) in (failing or {}).items():
             line = say("check_line", lang, rule=rule, status=say(f"status.{status}", lang), message=message)
@@ -323,7 +330,7 @@ class Matcher:
         fam = facts.value("hardware.family")
         if fam and fam not in ("a2", "a3", "unknown"):
             src = facts.get("hardware.family").source
-            named = stacks_named("\n".join(text for _name, text in ev.heads))
+            named = named_stacks()
             for p in self.problems.values():
                 own = STACKS.intersection(p.components or ())
                 # a LLaMA-Factory, sherpa-onnx or Paddle report on a 910 is no vLLM-Ascend problem
@@ -354,8 +361,7 @@ class Matcher:
         # on equal scores, a problem of a stack the report names goes first (a LLaMA-Factory report, two
         # problems tied on the same words: the LLaMA-Factory one); then the earlier evidence
         scores = [f.score for f in findings]
-        named = (stacks_named("\n".join(text for _name, text in ev.heads))
-                 if len(set(scores)) < len(scores) else set())
+        named = named_stacks() if len(set(scores)) < len(scores) else set()
         findings.sort(key=lambda f: (failure and f.problem.severity == "info", -f.score,
                                      not STACKS.intersection(f.problem.components or ()) & named,
                                      min((s.time or "~", s.order) for s in f.evidence), f.id))
