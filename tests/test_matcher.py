@@ -233,3 +233,16 @@ def test_on_equal_scores_the_problem_of_the_stack_the_report_names_goes_first(ma
     top = [f for f in d.findings if f.score == d.findings[0].score]
     assert len(top) >= 2, [(f.id, f.score) for f in d.findings[:3]]
     assert d.findings[0].id == "triton-ascend-wheel-not-on-pypi"
+
+
+def test_a_success_value_is_no_code_of_the_report(matcher):
+    """HcclResult 0 is HCCL_SUCCESS: a plog's "socket close, fd[3], error code is 0" is no error code; a real
+    HCCL code on another line still is."""
+    text = ("[ERROR] HCCL(18611,python3):2025-08-20-10:17:46.821.234 [hccl_socket.cc:312][75606] "
+            "socket close, fd[3], error code is 0\n"
+            "[ERROR] HCCL(18611,python3):2025-08-20-10:17:47.001.002 [op_base.cc:1009][75606] "
+            "HcclGetRootInfo failed, error code is 7\n")
+    d = run(matcher, text)
+    got = {(c.family, c.code) for c in d.codes}
+    assert ("hccl", "0") not in got
+    assert ("hccl", "7") in got

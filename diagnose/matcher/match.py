@@ -256,6 +256,8 @@ class Matcher:
         # codes
         code_summaries: list[CodeSummary] = []
         for hit in sorted(ev.codes, key=lambda h: h.order):
+            if self._is_success(hit.family, hit.code):
+                continue        # "socket close, fd[3], error code is 0": HCCL_SUCCESS reports no error
             linked, ranged, meaning, generic = self._code_entry(hit.family, hit.code)
             code_summaries.append(CodeSummary(hit.family, hit.code, hit.count, hit.source, hit.line, hit.text,
                                               meaning, sorted(linked | ranged)))
@@ -406,6 +408,14 @@ class Matcher:
             if ln.source == hit.source and ln.line == hit.line:
                 return ln
         return None
+
+    def _is_success(self, family: str, code: str) -> bool:
+        """Whether the code is a success value (HCCL_SUCCESS, ACLNN_SUCCESS: "error code is 0" in a plog line that
+        reports nothing): the scan reads it as a code (which lines hold a code must not depend on their digits),
+        the report leaves it out."""
+        fam = family if family in ("hccl", "dcmi", "fault_event") else None
+        entries = self.kb.codes(code, family=fam)
+        return bool(entries) and all(c.name.upper().endswith("_SUCCESS") for c in entries if not c.is_pattern)
 
     def _code_entry(self, family: str, code: str) -> tuple[set[str], set[str], dict[str, str], bool]:
         """(problems the code links, problems only a code range links, its meaning, whether it is generic)."""
