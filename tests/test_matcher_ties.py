@@ -26,3 +26,16 @@ def test_the_tie_is_said_in_chinese():
     fs = [_f("a", 0.7), _f("b", 0.7)]
     _untie(fs, "zh")
     assert "得分相同" in fs[0].evidence[-1].text
+
+
+def test_the_stacks_a_report_names_in_every_spelling():
+    """LLaMA-Factory as llamafactory or llama_factory; "vllm-ascend" names vLLM too; a stack's name inside a
+    longer word names nothing."""
+    from ascend_doctor.diagnose.matcher.match import stacks_named
+
+    assert stacks_named("pip install vllm-ascend") == {"vllm", "vllm-ascend"}
+    assert stacks_named("vllmascend 0.9") == {"vllm-ascend"}
+    assert stacks_named("LLaMA-Factory; llama_factory; LlamaFactory") == {"llama-factory"}
+    assert stacks_named("MindSpore-Lite 2.5 and MS-Swift") == {"mindspore", "mindspore-lite", "ms-swift"}
+    assert stacks_named("myvllm vllm-ascendx xdeepspeed") == {"vllm"}
+    assert stacks_named("DEEPSPEED, Ray, verl") == {"deepspeed", "ray", "verl"}
