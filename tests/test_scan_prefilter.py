@@ -127,3 +127,16 @@ def test_signature_regexes_compile_on_first_hit_and_broken_ones_never_match():
     assert not isinstance(hit._regex, str) and isinstance(idle._regex, str)   # only what a line asked for
     assert [ln.signatures for ln in ev.lines if ln.signatures] == [["p-hit#1"]]  # the broken one never matches
     assert sigs.broken == ["p-broken: missing ), unterminated subpattern at position 15"]
+
+
+def test_the_automaton_answers_the_same_before_and_after_the_dfa_replaces_it(monkeypatch):
+    """The quick-to-build automaton gives way to a DFA after DFA_AFTER bytes: the answers stay exact."""
+    from ascend_doctor.diagnose.evidence import prefilter as prefilter_mod
+
+    monkeypatch.setattr(prefilter_mod, "DFA_AFTER", 64)
+    pf = Prefilter(TRIGGERS)
+    block = b"x error code is 561000\nno trigger here\nEZ9999 \xe5\xa4\xb1\xe8\xb4\xa5 or c\n" * 3
+    first = pf.lines_apart(block, None, frozenset())
+    assert pf._until_dfa <= 0          # the DFA has taken over
+    assert pf.lines_apart(block, None, frozenset()) == first
+    assert first[0] == brute(block, TRIGGERS)
