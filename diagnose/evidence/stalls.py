@@ -107,8 +107,11 @@ def _bar_key(raw: bytes) -> bytes | None:
 
 
 #: each carriage-return segment of a capture that updates a bar: (the segment, its text before the percentage's
-#: digits, its "/total " part), the parts of its _bar_key
-_SEGMENT = re.compile(rb"(?:\A|\r)(([^\r%]*?)[0-9 ]*%[^\r/]*(/[^\r\[]*)\[[^\r]*)")
+#: digits, its "/total " part), the parts of its _bar_key. The run of digits and spaces before the percentage is
+#: bounded (a few characters in any bar), so the lazy prefix stays linear; a longer run leaves some digits in the
+#: key, which can only split a bar's updates over two keys (the later update still wins: ``_flush`` feeds them
+#: in the order of their last updates)
+_SEGMENT = re.compile(rb"(?:\A|\r)(([^\r%]*?)[0-9 ]{0,12}%[^\r/]*(/[^\r\[]*)\[[^\r]*)")
 
 
 class StallTracker:
