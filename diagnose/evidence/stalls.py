@@ -106,14 +106,6 @@ def _bar_key(raw: bytes) -> bytes | None:
     return raw[:i].rstrip(b"0123456789 ") + b"\x00" + raw[j:k]
 
 
-#: each carriage-return segment of a capture that updates a bar: (the segment, its text before the percentage's
-#: digits, its "/total " part), the parts of its _bar_key. The run of digits and spaces before the percentage is
-#: bounded (a few characters in any bar), so the lazy prefix stays linear; a longer run leaves some digits in the
-#: key, which can only split a bar's updates over two keys (the later update still wins: ``_flush`` feeds them
-#: in the order of their last updates)
-_SEGMENT = re.compile(rb"(?:\A|\r)(([^\r%]*?)[0-9 ]{0,12}%[^\r/]*(/[^\r\[]*)\[[^\r]*)")
-
-
 class StallTracker:
     """Follows progress bars through one input after another; ``finish()`` reports the stalls."""
 
@@ -131,22 +123,12 @@ class StallTracker:
         raw = bytes(raw)
         body = raw.rstrip(b"\r")
         pending = self._pending
-        if b"\r" not in body:
-            key = _bar_key(raw)
-            if key is not None:     # else no "a/b [" after the percentage: not an update (it quotes a percentage)
-                pending.pop(key, None)          # re-insert: the dict keeps the order of last updates
-                pending[key] = (raw, lineno, order)
-        else:
-            # a capture of many updates: its segments' bars are read in one search (the keys _bar_key gives), and
-            # only the last update of each bar goes on, in the order of those last updates
-            found = _SEGMENT.findall(body)
-            last = {(pre, tail): seg for seg, pre, tail in found}
-            bars = list(last) if len(last) == 1 else \
-                list(dict.fromkeys((pre, tail) for _seg, pre, tail in reversed(found)))[::-1]
-            for bar in bars:
-                key = bar[0] + b"\x00" + bar[1]
-                pending.pop(key, None)
-                pending[key] = (last[bar], lineno, order)
+        for seg in (body.split(b"\r") if b"\r" in body else (raw,)):
+            key = _bar_key(seg)
+            if key is None:
+                continue            # no "a/b [" after the percentage: not an update (it quotes a percentage)
+            pending.pop(key, None)              # re-insert: the dict keeps the order of last updates
+            pending[key] = (seg, lineno, order)
         if len(pending) > MAX_BARS:
             self._flush()
 
