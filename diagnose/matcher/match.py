@@ -13,7 +13,6 @@ a problem for other hardware than the one the facts show is halved.
 """
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from collections import Counter
@@ -82,7 +81,6 @@ class Matcher:
         self._cjk: list[tuple[int, set[str], frozenset[str]]] | None = None
         self._processed: list[str] | None = None
         self._words: tuple[dict[str, list[int]], list[int]] | None = None
-        self._word_lists: list[list[str]] | None = None
 
     @cached_property
     def _near(self) -> NearMisses:
@@ -119,30 +117,18 @@ class Matcher:
         if self._words is None:
             words_at: dict[str, list[int]] = {}
             sizes = []
-            for ci, words in enumerate(self._phrase_word_lists()):
+            for ci, (_, _, n) in enumerate(self._symptom_index()):
+                words = _informative(n)
                 sizes.append(len(words))
                 for w in words:
                     words_at.setdefault(w, []).append(ci)
             self._words = words_at, sizes
         return self._words
 
-    def _phrase_word_lists(self) -> list[list[str]]:
-        """The informative words of every symptom phrase (in index order), read from beside the database when
-        made from the same knowledge and the same stop words (finding them costs ~0.2 s a run)."""
-        if self._word_lists is None:
-            from ascend_doctor.kb.index_cache import cached_index
-
-            index = self._symptom_index()
-            self._word_lists = cached_index(
-                self.kb, "phrase_words", _WORDS_VERSION, lambda: [sorted(_informative(n)) for _, _, n in index],
-                lambda x: isinstance(x, list) and len(x) == len(index) and all(isinstance(w, list) for w in x))
-        return self._word_lists
-
     def _cjk_symptoms(self) -> list[tuple[int, set[str], frozenset[str]]]:
         """(index position, character bigrams, latin words) of every Chinese symptom phrase, made once."""
         if self._cjk is None:
-            words = self._phrase_word_lists()
-            self._cjk = [(ci, _grams(n), frozenset(words[ci])) for ci, (_, _, n) in enumerate(self._symptom_index())
+            self._cjk = [(ci, _grams(n), _informative(n)) for ci, (_, _, n) in enumerate(self._symptom_index())
                          if CJK.search(n)]
         return self._cjk
 
@@ -584,10 +570,6 @@ class Matcher:
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD_RE = re.compile(r"[a-z0-9][a-z0-9_.\-]*[a-z0-9]")
-#: the phrase words' cache is keyed by what makes them (the phrases' normalisation, the word pattern, the words
-#: _informative leaves out): changing any of them makes a new one
-_WORDS_VERSION = int(hashlib.sha256(" ".join([str(SYMPTOM_INDEX_VERSION), _WORD_RE.pattern, *sorted(STOP | GENERIC)])
-                                    .encode()).hexdigest()[:8], 16)
 #: the upper bounds of a version range (``>=0.9,<0.10`` -> 0.10)
 UPPER_BOUND = re.compile(r"<=?\s*([^,|\s]+)")
 _GRAM_TOKENS = re.compile(r"[\u3400-\u9fff]|[a-z0-9][a-z0-9_.\-]*")
