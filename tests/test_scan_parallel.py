@@ -141,3 +141,13 @@ def serial_off(tmp_path) -> bool:
 def _sources(root):
     from ascend_doctor.diagnose.evidence.sources import file_source
     return [file_source(str(p), str(p)) for p in sorted(root.rglob("*")) if p.is_file()]
+
+
+def test_workers_only_where_they_pay(monkeypatch):
+    """On two CPUs one worker beside the main process was slower than the main process alone (bench/NOTES.md):
+    a folder is read by this process; from three CPUs on, one process per CPU, at most 16."""
+    from ascend_doctor.diagnose.evidence import parallel
+
+    for cpus, jobs in ((1, 1), (2, 1), (3, 3), (8, 8), (64, 16)):
+        monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda _pid, n=cpus: set(range(n)), raising=False)
+        assert parallel.default_jobs() == jobs

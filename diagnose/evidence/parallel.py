@@ -45,12 +45,18 @@ UNIT_BYTES = 1 << 20
 UNIT_FILES = 256
 
 
+#: the fewest CPUs on which workers pay: on two, one worker beside this process was slower than this process
+#: alone on every folder measured (1,000 and 10,000 plog files, four 100 MB logs; bench/NOTES.md, session 10)
+MIN_CPUS = 3
+
+
 def default_jobs() -> int:
+    """One process per CPU (up to 16), or this one alone where there are fewer than MIN_CPUS."""
     try:
         n = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         n = os.cpu_count() or 1
-    return max(1, min(n, 16))
+    return 1 if n < MIN_CPUS else min(n, 16)
 
 
 @dataclass
