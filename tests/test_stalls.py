@@ -262,3 +262,30 @@ def test_bar_lines_of_a_block_give_the_stalls_of_every_line(tmp_path_factory, ro
     finally:
         reader_mod.BLOCK = old
     assert fast == every
+
+
+_SEGMENTS = st.sampled_from([
+    "Loading safetensors checkpoint shards:  45% Completed | 73/163 [00:12<00:14,  6.01it/s]",
+    "Loading safetensors checkpoint shards: 100% Completed | 163/163 [00:27<00:00,  6.02it/s]",
+    "Capturing CUDA graphs (decode, FULL):  23%|██        | 15/64 [00:15<00:49,  1.00it/s]",
+    "Capturing CUDA graphs (decode, FULL):  25%|██        | 16/64 [00:16<00:48,  1.00it/s]",
+    "Capturing CUDA graphs (decode, FULL):  25%|██        | 16/128 [00:16<00:48,  1.00it/s]",
+    "Capturing CUDA graphs (decode, FULL)x 25%|██        | 16/64 [00:16<00:48,  1.00it/s]",
+    "Epoch 3/10:  50%|█████     | 5/10 [00:05<00:05]",
+    "disk 95% full / see [docs]", "", "12%", "no bar here",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_SEGMENTS, min_size=1, max_size=6), min_size=1, max_size=6), st.booleans())
+def test_a_capture_counts_as_its_segments_one_by_one(captures, trailing_cr):
+    """A line of carriage-return updates (one bar's or several, once or again and again) leaves the same stalls as
+    its segments read as lines of their own at that line."""
+    whole, apart = StallTracker(), StallTracker()
+    for lineno, segments in enumerate(captures, 1):
+        line = "\r".join(segments) + ("\r" if trailing_cr else "")
+        for _ in range(2):                      # a bar met again takes the one-bar path
+            whole.note(line.encode(), lineno, lineno)
+            for seg in segments:
+                apart.note(seg.encode(), lineno, lineno)
+    assert whole.finish("x", len(captures)) == apart.finish("x", len(captures))

@@ -98,12 +98,25 @@ def _bar_key(raw: bytes) -> bytes | None:
     """Which bar a progress line updates, with bytes methods (several times cheaper than a regex on every
     line of a tqdm-heavy log): the text before its percentage and its "/total [" part; None when there is
     no "a/b [" after a percentage (a line that quotes a percentage is no update)."""
+    parts = _bar_parts(raw)
+    return None if parts is None else parts[0] + b"\x00" + parts[1]
+
+
+def _bar_parts(raw: bytes) -> tuple[bytes, bytes] | None:
+    """(the text before the percentage's digits, the "/total " part up to "[") of a progress update."""
     i = raw.find(b"%")
     j = raw.find(b"/", i)
     k = raw.find(b"[", j)
     if i < 0 or j < 0 or k < 0:
         return None
-    return raw[:i].rstrip(b"0123456789 ") + b"\x00" + raw[j:k]
+    return raw[:i].rstrip(b"0123456789 "), raw[j:k]
+
+
+def _capture_pattern(pre: bytes, tail: bytes) -> "re.Pattern[bytes]":
+    """A capture all of whose carriage-return segments update the bar (pre, tail): each segment is the bar's text,
+    digits, its first '%', no '/' before the same "/total " and its first '[' (what _bar_parts reads)."""
+    seg = re.escape(pre) + rb"[0-9 ]*%[^\r/]*" + re.escape(tail) + rb"\[[^\r]*"
+    return re.compile(seg + rb"(?:\r" + seg + rb")*")
 
 
 class StallTracker:
@@ -115,6 +128,8 @@ class StallTracker:
         # plain progress lines waiting to be parsed: only the last line of each bar matters, so a line
         # replaces the previous one of the same bar (told apart by its raw prefix and total)
         self._pending: dict[bytes, tuple[bytes, int, int]] = {}
+        # a bar's (text, total) -> the pattern of a capture of only its updates (False: met once so far)
+        self._captures: dict[tuple[bytes, bytes], "re.Pattern[bytes] | bool"] = {}
 
     def note(self, raw: bytes, lineno: int, order: int = 0) -> None:
         """A progress line as read (bytes): cheap; parsed when the input ends (or in batches). Each
@@ -123,14 +138,40 @@ class StallTracker:
         raw = bytes(raw)
         body = raw.rstrip(b"\r")
         pending = self._pending
-        for seg in (body.split(b"\r") if b"\r" in body else (raw,)):
-            key = _bar_key(seg)
-            if key is None:
-                continue            # no "a/b [" after the percentage: not an update (it quotes a percentage)
-            pending.pop(key, None)              # re-insert: the dict keeps the order of last updates
-            pending[key] = (seg, lineno, order)
+        if not (b"\r" in body and self._one_bar(body, lineno, order)):
+            for seg in (body.split(b"\r") if b"\r" in body else (raw,)):
+                key = _bar_key(seg)
+                if key is None:
+                    continue        # no "a/b [" after the percentage: not an update (it quotes a percentage)
+                pending.pop(key, None)          # re-insert: the dict keeps the order of last updates
+                pending[key] = (seg, lineno, order)
         if len(pending) > MAX_BARS:
             self._flush()
+
+    def _one_bar(self, body: bytes, lineno: int, order: int) -> bool:
+        """A capture whose updates are all of one bar (what tqdm writes to a terminal) is noted by its last update
+        alone, its segments checked by one match of that bar's pattern (the per-segment loop is the most of a
+        progress-heavy log's reading). False, with nothing noted, when they are not all that bar's updates, or
+        when the bar is new (its pattern is made the second time: a log of one-off captures pays no compiling)."""
+        last = body[body.rfind(b"\r") + 1:]
+        parts = _bar_parts(last)
+        if parts is None:
+            return False
+        seen = self._captures
+        pattern = seen.get(parts)
+        if pattern is None:
+            if len(seen) > MAX_BARS:
+                seen.clear()
+            seen[parts] = False                # seen once
+            return False
+        if pattern is False:
+            pattern = seen[parts] = _capture_pattern(*parts)
+        if pattern.fullmatch(body) is None:
+            return False
+        key = parts[0] + b"\x00" + parts[1]
+        self._pending.pop(key, None)            # re-insert: the dict keeps the order of last updates
+        self._pending[key] = (last, lineno, order)
+        return True
 
     def _flush(self) -> None:
         pending, self._pending = self._pending, {}
