@@ -191,6 +191,9 @@ def test_a_line_without_a_rare_anchor_is_no_near_miss():
     assert [n.sid for n in near.of("c10_npu::SetDevice(device), error code is 507033")] == ["p#1"]
     assert near.of("error code is 507033") == []                  # the anchor is what ties a line to a signature
     assert near.of("foo.whl is not a supported wheel here") == []  # plain words are no anchor
+    # the anchor is found in any case (tokens are compared in lower case); no signature, no near miss
+    assert [n.sid for n in near.of("C10_NPU::SETDEVICE(DEVICE), ERROR CODE IS 507033")] == ["p#1"]
+    assert NearMisses({}).of("c10_npu::SetDevice(device), error code is 507033") == []
 
 
 def test_hardware_proposes_a_stacks_problem_only_for_that_stack_or_an_unnamed_one(matcher):

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import ahocorasick_rs
+
 NEAR_FACTOR = 0.5
 MIN_OVERLAP = 0.6
 MAX_ANCHOR_SIGNATURES = 3        # an anchor shared by more signatures tells none of them apart
@@ -51,9 +53,16 @@ class NearMisses:
                 if _identifier_like(tok) or tok in camel:
                     by_anchor.setdefault(tok, set()).add(sid)
         self._anchors = {tok: sids for tok, sids in by_anchor.items() if len(sids) <= MAX_ANCHOR_SIGNATURES}
+        # a line holds an anchor token only if its lower case holds the anchor's text: one automaton search tells
+        # the many lines that hold none (most of a plog's kept lines) without splitting them into tokens
+        self._any_anchor = (ahocorasick_rs.AhoCorasick(list(self._anchors),
+                                                       implementation=ahocorasick_rs.Implementation.ContiguousNFA)
+                            if self._anchors else None)
 
     def of(self, line: str) -> list[NearMiss]:
         """The signatures ``line`` nearly matches, best overlap first."""
+        if self._any_anchor is None or not self._any_anchor.find_matches_as_indexes(line.lower()):
+            return []
         toks = set(_tokens(line))
         candidates = {sid for tok in toks if tok in self._anchors for sid in self._anchors[tok]}
         out = []
