@@ -256,9 +256,9 @@ class Matcher:
         # codes
         code_summaries: list[CodeSummary] = []
         for hit in sorted(ev.codes, key=lambda h: h.order):
-            if self._is_success(hit.family, hit.code):
+            linked, ranged, meaning, generic, success = self._code_entry(hit.family, hit.code)
+            if success:
                 continue        # "socket close, fd[3], error code is 0": HCCL_SUCCESS reports no error
-            linked, ranged, meaning, generic = self._code_entry(hit.family, hit.code)
             code_summaries.append(CodeSummary(hit.family, hit.code, hit.count, hit.source, hit.line, hit.text,
                                               meaning, sorted(linked | ranged)))
             ln = self._line_of(ev, hit)
@@ -296,7 +296,7 @@ class Matcher:
                 if (c.family, c.code) in seen_codes:
                     continue
                 seen_codes.add((c.family, c.code))
-                linked, ranged, _meaning, generic = self._code_entry(c.family, c.code)
+                linked, ranged, _meaning, generic, _success = self._code_entry(c.family, c.code)
                 for pid, w, n in _code_weights(linked, ranged, generic):
                     add(pid, FindingEvidence("code", "<text>", 0, ident.upper(), w,
                                      detail=say("code_name", lang, name=ident.upper(), code=c.code, family=c.family, n=n)))
@@ -409,22 +409,19 @@ class Matcher:
                 return ln
         return None
 
-    def _is_success(self, family: str, code: str) -> bool:
-        """Whether the code is a success value (HCCL_SUCCESS, ACLNN_SUCCESS: "error code is 0" in a plog line that
-        reports nothing): the scan reads it as a code (which lines hold a code must not depend on their digits),
-        the report leaves it out."""
-        fam = family if family in ("hccl", "dcmi", "fault_event") else None
-        entries = self.kb.codes(code, family=fam)
-        return bool(entries) and all(c.name.upper().endswith("_SUCCESS") for c in entries if not c.is_pattern)
-
-    def _code_entry(self, family: str, code: str) -> tuple[set[str], set[str], dict[str, str], bool]:
-        """(problems the code links, problems only a code range links, its meaning, whether it is generic)."""
+    def _code_entry(self, family: str, code: str) -> tuple[set[str], set[str], dict[str, str], bool, bool]:
+        """(problems the code links, problems only a code range links, its meaning, whether it is generic, whether
+        it is a success value: HCCL_SUCCESS, ACLNN_SUCCESS, which "error code is 0" in a plog line names and which
+        the report leaves out; the scan still reads it as a code, since which lines hold a code must not depend on
+        their digits)."""
         exact: set[str] = set()
         ranged: set[str] = set()
         meaning: dict[str, str] = {}
         fam = family if family in ("hccl", "dcmi", "fault_event") else None
         entries = self.kb.codes(code, family=fam)
         generic = any(c.generic and not c.is_pattern for c in entries)
+        named = [c.name.upper() for c in entries if not c.is_pattern]
+        success = bool(named) and all(n.endswith("_SUCCESS") for n in named)
         for c in entries:
             if not meaning and c.meaning.get("en"):
                 meaning = c.meaning
@@ -432,7 +429,7 @@ class Matcher:
         if fam is None or family in ("dcmi",):
             exact.update(p for p in self.kb.problems_for_code(code) if p not in ranged)
         ranged -= exact
-        return exact, ranged, meaning, generic
+        return exact, ranged, meaning, generic, success
 
     def _score(self, pid: str, ss: list[FindingEvidence], facts: FactSet, lang: str = "en") -> Finding:
         p = self.problems[pid]
