@@ -670,13 +670,16 @@ def suggest_query(ev: Evidence, codes: list[CodeSummary]) -> str:
 
 
 
-#: one pattern per stack (``llama-factory`` as LLaMA-Factory, llamafactory or llama_factory) ...
-_STACK_RE = {c: re.compile(r"(?<![A-Za-z0-9])" + re.escape(c).replace(r"\-", "[-_ ]?") + r"(?![A-Za-z0-9])", re.I)
-             for c in STACKS}
+def _spelled(stack: str) -> str:
+    """A stack's name in any spelling: ``llama-factory`` as LLaMA-Factory, llamafactory or llama_factory."""
+    return re.escape(stack).replace(r"\-", "[-_ ]?")
+
+
+#: one pattern per stack ...
+_STACK_RE = {c: re.compile(r"(?<![A-Za-z0-9])" + _spelled(c) + r"(?![A-Za-z0-9])", re.I) for c in STACKS}
 #: ... and all of them in one, the longest first, over the text in lower case, the boundaries outside the
 #: alternatives (re.I, or a look-behind per alternative, at every position of a MiB cost ~0.6 s)
-_ANY_STACK = re.compile(r"(?<![a-z0-9])(?:" + "|".join(re.escape(c).replace(r"\-", "[-_ ]?")
-                                                     for c in sorted(STACKS, key=lambda c: (-len(c), c)))
+_ANY_STACK = re.compile(r"(?<![a-z0-9])(?:" + "|".join(_spelled(c) for c in sorted(STACKS, key=lambda c: (-len(c), c)))
                         + r")(?![a-z0-9])")
 
 
