@@ -125,3 +125,47 @@ def test_python_package_versions_named_in_prose():
         "<text>", "env: transformers==4.51.3, numpy 1.26.4, torch 2.1.0\nmindspore: 2.6.0, mindspore-lite 2.5.0")}
     assert facts["pkg.transformers"] == "4.51.3" and facts["pkg.numpy"] == "1.26.4"
     assert facts["pkg.mindspore"] == "2.6.0" and facts["pkg.torch"] == "2.1.0"
+
+
+@pytest.mark.parametrize("text, family", [
+    ("昇腾910B上部署qwen报错", "a2"),           # a Chinese character is a word character to \w
+    ("在910B4机器上跑训练", "a2"),
+    ("300I Duo卡推理很慢", "310p"),
+    ("用的A3服务器", "a3"),
+    ("vllm-ascend v0.11.0rc0-310p镜像起服务报错", "310p"),
+    ("Atlas-A3-cann-kernels_8.1.RC1_linux-aarch64.run", "a3"),
+])
+def test_products_next_to_chinese_and_in_tags_and_file_names(text, family):
+    assert [f.value for f in facts_from_text("<text>", text) if f.key == "hardware.family"] == [family]
+
+
+@pytest.mark.parametrize("text, key, value", [
+    ("Ascend-cann-toolkit_8.2.RC1_linux-aarch64.run", "cann.version", "8.2.RC1"),
+    ("./Ascend-cann-kernels-910b_8.0.RC2_linux.run --install", "cann.version", "8.0.RC2"),
+    ("Ascend-hdk-910b-npu-driver_24.1.rc2_linux-aarch64.run", "driver.version", "24.1.rc2"),
+    ("Ascend-hdk-910b-npu-firmware_7.3.0.1.231.run", "firmware.version", "7.3.0.1.231"),
+    ("pip install torch_npu-2.5.1.post1-cp310-cp310-manylinux_2_17_aarch64.whl", "pkg.torch_npu", "2.5.1.post1"),
+    ("vllm_ascend-0.9.1-cp310-cp310-linux_aarch64.whl", "pkg.vllm_ascend", "0.9.1"),
+    ("Successfully installed torch-2.5.1 torch_npu-2.5.1.post1", "pkg.torch", "2.5.1"),
+    ("torch_npu版本为 2.5.1", "pkg.torch_npu", "2.5.1"),
+    ("驱动24.1.rc2版本", "driver.version", "24.1.rc2"),
+    ("Mindspore2.3.0 API不兼容", "pkg.mindspore", "2.3.0"),
+])
+def test_versions_in_package_file_names_and_chinese_wording(text, key, value):
+    assert {f.key: f.value for f in facts_from_text("<text>", text)}.get(key) == value
+
+
+@pytest.mark.parametrize("text, key, value", [
+    # pip's conflict message: the first torch is what vllm-ascend requires, the second what is installed
+    ("vllm-ascend 0.11.0rc1 requires torch==2.7.1, but you have torch 2.8.0 which is incompatible.", "pkg.torch", "2.8.0"),
+    ("needs CANN 8.5.0 or newer; I have CANN 8.3.RC1", "cann.version", "8.3.RC1"),
+    ("报错 No module named 'mindspore.comm_func'，但切换到MindSpore 2.3.1正常\nMindSpore version: MindSpore 2.3.0",
+     "pkg.mindspore", "2.3.0"),
+    ("CANN 8.2.RC1及以上才支持，当前 CANN 8.0.RC3", "cann.version", "8.0.RC3"),
+    # a version named only as the requirement is still the version the report is about
+    ("需要 CANN 8.5.0", "cann.version", "8.5.0"),
+    # a conda environment named after a release is no installed version
+    ("/home/ma-user/anaconda3/envs/PyTorch-2.1.0/lib/python3.9/site-packages\ntorch 2.2.0", "pkg.torch", "2.2.0"),
+])
+def test_the_installed_version_wins_over_a_required_one(text, key, value):
+    assert {f.key: f.value for f in facts_from_text("<text>", text)}.get(key) == value

@@ -16,29 +16,49 @@ import ahocorasick_rs
 from ascend_doctor.kb.language.facts import Fact
 
 VERSION = r"v?(\d+\.\d+(?:\.(?:RC\d+|rc\d+|\d+|T\d+))?(?:\.(?:alpha|beta|rc|post|dev|b|B)?\d+)*(?:rc\d+)?(?:\+[\w.]+)?)"
+#: what may stand between a name and its version: "torch_npu==2.5.1", "torch_npu 版本 2.5.1", "vllm-ascend
+#: version: 0.9.1", "torch_npu版本为2.5.1", and in a package's file name "torch_npu-2.5.1.post1-cp310-...whl"
+SAID = r"\s*(?:[:=：]|==|version:?|版本(?:号)?\s*(?:为|是)?\s*[:：]?|-(?=v?\d[\w.+]*(?:\s|$|[,;)]|-(?:cp|py)\d|\.whl)))?\s*"
+#: a word boundary that Chinese does not break: "昇腾910B上部署", "驱动24.1.rc2版本" (a Chinese character is a word
+#: character to \w, so \b and (?<![\w.]) would not see these names and versions)
+NOT_BEFORE = r"(?<![A-Za-z0-9_.])"
+NOT_AFTER = r"(?![A-Za-z0-9_.])"
 PROSE_VERSIONS = [
-    ("cann.version", re.compile(r"\bCANN(?:[ _-]?(?:toolkit|版本|version))?\s*[:=：]?\s*(?:版本\s*)?v?(\d+\.\d+\.(?:RC\d+|rc\d+|\d+)(?:\.alpha\d+|\.beta\d+)?)", re.I)),
-    ("pkg.torch_npu", re.compile(r"\btorch[_-]npu\s*(?:[:=：]|==|version)?\s*" + VERSION, re.I)),
-    ("pkg.torch", re.compile(r"\b(?:torch|pytorch)(?![_-]npu|\w)\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
-    ("pkg.vllm_ascend", re.compile(r"\bvllm[_-]ascend\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
-    ("pkg.vllm", re.compile(r"\bvllm(?![_-]ascend|\w)\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
-    ("pkg.sglang", re.compile(r"\bsglang\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
-    ("pkg.transformers", re.compile(r"\btransformers\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
-    ("pkg.numpy", re.compile(r"\bnumpy\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
-    ("pkg.mindspore", re.compile(r"\bmindspore(?![_-]lite|\w)\s*(?:[:=：]|==|version:?)?\s*" + VERSION, re.I)),
+    # also its packages' file names: Ascend-cann-toolkit_8.2.RC1_linux-aarch64.run,
+    # Ascend-cann-kernels-910b_8.0.RC2_linux.run, Atlas-A3-cann-kernels_8.1.RC1_linux-aarch64.run
+    ("cann.version", re.compile(r"(?<![A-Za-z0-9])CANN(?:[ _-]?(?:toolkit|版本|version)|-kernels(?:-\w+)?)?(?:\s*[:=：]?\s*|_)"
+                                r"(?:版本\s*)?v?(\d+\.\d+\.(?:RC\d+|rc\d+|\d+)(?:\.alpha\d+|\.beta\d+)?)", re.I)),
+    ("pkg.torch_npu", re.compile(NOT_BEFORE + r"torch[_-]npu" + SAID + VERSION, re.I)),
+    ("pkg.torch", re.compile(NOT_BEFORE + r"(?:torch|pytorch)(?![_-]npu|[A-Za-z_])" + SAID + VERSION, re.I)),
+    ("pkg.vllm_ascend", re.compile(NOT_BEFORE + r"vllm[_-]ascend" + SAID + VERSION, re.I)),
+    ("pkg.vllm", re.compile(NOT_BEFORE + r"vllm(?![_-]ascend|[A-Za-z_])" + SAID + VERSION, re.I)),
+    ("pkg.sglang", re.compile(NOT_BEFORE + r"sglang" + SAID + VERSION, re.I)),
+    ("pkg.transformers", re.compile(NOT_BEFORE + r"transformers" + SAID + VERSION, re.I)),
+    ("pkg.numpy", re.compile(NOT_BEFORE + r"numpy" + SAID + VERSION, re.I)),
+    ("pkg.mindspore", re.compile(NOT_BEFORE + r"mindspore(?![_-]lite|[A-Za-z_])" + SAID + VERSION, re.I)),
     ("mindie.version", re.compile(r"\bMindIE\s*(?:[:=：]|version:?)?\s*v?(\d+\.\d+\.(?:RC\d+|T\d+|\d+)(?:\.\w+)?)", re.I)),
-    ("driver.version", re.compile(r"(?:\b(?:driver|HDK)|驱动)\s*(?:version|版本)?\s*(?:为|是)?\s*[:=：]?\s*v?(\d{2}\.\d+(?:\.(?:rc\d+|RC\d+|\d+|[xX]))?(?:\.\w+)?)(?![\w.])", re.I)),
-    ("firmware.version", re.compile(r"(?:\bfirmware|固件)\s*(?:version|版本)?\s*[:=：]?\s*v?(\d+\.\d+\.\d+\.\d+\.\d+)", re.I)),
-    ("kernel.release", re.compile(r"(?:\bkernel|内核|uname -r\W*)\s*(?:version|版本)?\s*[:=：]?\s*(\d+\.\d+\.\d+-[\w.\-]+|\d+\.\d+(?:\.\d+)?)(?![\w.])", re.I)),
+    # and the driver package's file name: Ascend-hdk-910b-npu-driver_24.1.rc2_linux-aarch64.run
+    ("driver.version", re.compile(r"(?:(?<![A-Za-z0-9])(?:driver|HDK)|驱动)\s*(?:version|版本)?\s*(?:为|是)?\s*[:=：_]?\s*v?"
+                                  r"(\d{2}\.\d+(?:\.(?:rc\d+|RC\d+|\d+|[xX]))?(?:\.[A-Za-z0-9]+)?)(?![A-Za-z0-9.])", re.I)),
+    ("firmware.version", re.compile(r"(?:(?<![A-Za-z0-9])firmware|固件)\s*(?:version|版本)?\s*[:=：_]?\s*v?(\d+\.\d+\.\d+\.\d+\.\d+)", re.I)),
+    ("kernel.release", re.compile(r"(?:\bkernel|内核|uname -r\W*)\s*(?:version|版本)?\s*[:=：]?\s*(\d+\.\d+\.\d+-[\w.\-]+|\d+\.\d+(?:\.\d+)?)" + NOT_AFTER, re.I)),
 ]
+#: a version a report names as what is required or what the user moved to, not what is installed ("requires
+#: torch==2.7.1, but you have torch 2.8.0", "切换到MindSpore 2.3.1正常", "needs CANN 8.5.0 or newer"): such a
+#: mention is the fact only when the report names no other version of the same thing
+REQUIRED_BEFORE = re.compile(
+    r"(?:\brequires?|\brequired|\bneeds?|\b(?:upgrad|downgrad|switch|chang|mov)(?:e|ed|es|ing)?\s+to|\binstead of|"
+    r"\brecommend(?:s|ed)?|切换[到为至成]|升级[到为至成]|降级[到为至成]|换成|换到|改为|改用|需要|要求|依赖|建议|推荐|>=|≥)"
+    r"[\s:：]*(?:\S{0,24}\s+)?$", re.I)
+REQUIRED_AFTER = re.compile(r"\s*(?:及以上|或以上|以上|或更高|及更高|or (?:newer|later|above|higher)|and (?:above|later|newer)|\+(?![\w.]))", re.I)
 PRODUCT = [  # the most specific first: "Atlas 200I DK A2" is a 310B board, not an A2
-    (re.compile(r"(?<![\w.])(?:Atlas\s*)?(?:200I\s*(?:DK\s*)?A2|(?:Ascend\s*)?310B\d?|Orange\s*Pi\s*AI\s*Pro)(?![\w.])", re.I), "310b"),
-    (re.compile(r"(?<![\w.])(?:Ascend\s*)?(?:950(?:PR|DT)?|A5)(?![\w.])", re.I), "950"),
-    (re.compile(r"(?<![\w.])(?:800I\s*A3|800T\s*A3|A3|(?:Ascend\s*)?910_?93\d*|910C)(?![\w.])", re.I), "a3"),
-    (re.compile(r"(?<![\w.])(?:800[IT]\s*A2|A2|(?:Ascend\s*)?910B\d?)(?![\w.])", re.I), "a2"),
-    (re.compile(r"(?<![\w.])(?:300I\s*(?:Duo|Pro)|(?:Ascend\s*)?310P\d?)(?![\w.])", re.I), "310p"),
-    (re.compile(r"(?<![\w.])(?:Atlas\s*800\s*9000|Atlas\s*300T(?!\s*A2)|(?:Ascend\s*)?910(?:ProA|ProB|PremiumA|A)?)(?![\w.])", re.I), "910"),
-    (re.compile(r"(?<![\w.])(?:Ascend\s*310|Atlas\s*300I\s*(?:3000|3010))(?![\w.])", re.I), "310"),
+    (re.compile(r"(?<![A-Za-z0-9_.])(?:Atlas\s*)?(?:200I\s*(?:DK\s*)?A2|(?:Ascend\s*)?310B\d?|Orange\s*Pi\s*AI\s*Pro)(?![A-Za-z0-9_.])", re.I), "310b"),
+    (re.compile(r"(?<![A-Za-z0-9_.])(?:Ascend\s*)?(?:950(?:PR|DT)?|A5)(?![A-Za-z0-9_.])", re.I), "950"),
+    (re.compile(r"(?<![A-Za-z0-9_.])(?:800I\s*A3|800T\s*A3|A3|(?:Ascend\s*)?910_?93\d*|910C)(?![A-Za-z0-9_.])", re.I), "a3"),
+    (re.compile(r"(?<![A-Za-z0-9_.])(?:800[IT]\s*A2|A2|(?:Ascend\s*)?910B\d?)(?![A-Za-z0-9_.])", re.I), "a2"),
+    (re.compile(r"(?<![A-Za-z0-9_.])(?:300I\s*(?:Duo|Pro)|(?:Ascend\s*)?310P\d?)(?![A-Za-z0-9_.])", re.I), "310p"),
+    (re.compile(r"(?<![A-Za-z0-9_.])(?:Atlas\s*800\s*9000|Atlas\s*300T(?!\s*A2)|(?:Ascend\s*)?910(?:ProA|ProB|PremiumA|A)?)(?![A-Za-z0-9_.])", re.I), "910"),
+    (re.compile(r"(?<![A-Za-z0-9_.])(?:Ascend\s*310|Atlas\s*300I\s*(?:3000|3010))(?![A-Za-z0-9_.])", re.I), "310"),
 ]
 #: how a pasted report shows that it ran inside a container (``container.kind``, docs/facts.md)
 CONTAINER = [
@@ -174,7 +194,7 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
     lines = _Lines(text)
     found: list[tuple[int, int, str, Any]] = []        # (line number, position in the loop, key, value)
     for i, (key, pat) in enumerate(prose):
-        hit = lines.first(pat, GATES[key])
+        hit = lines.first_stated(pat, GATES[key])
         if hit:
             found.append((hit[0], i, key, hit[1].group(1)))
     if "hardware.family" not in out:
@@ -217,6 +237,21 @@ class _Lines:
             i = bisect.bisect_right(starts, pos) - 1
             yield i
             pos = text.find(word, starts[i + 1] if i + 1 < len(starts) else len(text))
+
+    def first_stated(self, pat: "re.Pattern[str]", words) -> "tuple[int, re.Match[str]] | None":
+        """``first``, passing over a version the line names as required or as what the user moved to (see
+        REQUIRED_BEFORE) while a later mention is not one: the installed version is the fact."""
+        fallback = None
+        for i in self.holding(words):
+            line = self.lines[i]
+            if len(line) > MAX_PROSE_LINE:
+                continue
+            for m in pat.finditer(line):
+                if not (REQUIRED_BEFORE.search(line, 0, m.start()) or REQUIRED_AFTER.match(line, m.end())):
+                    return i + 1, m
+                if fallback is None:
+                    fallback = (i + 1, m)
+        return fallback
 
     def first(self, pat: "re.Pattern[str]", words) -> "tuple[int, re.Match[str]] | None":
         """(line number, match) of the first line (not longer than MAX_PROSE_LINE) that ``pat`` matches,
