@@ -11,7 +11,7 @@
    K104 error    a disruptive command (reboot, restart, uninstall, kill, reset, sysctl) is the first step
                  of a fix, or its step does not start with a warning in both languages
    K105 warning  a compatibility row cites a source that is not an official page of the vendor or project
-   K106 warning  a signature weighs more than SHARED_LINE_MAX although it also matches a line another
+   K106 error    a signature weighs more than SHARED_LINE_MAX although it also matches a line another
                  problem's signature was copied from: the line does not tell the two apart, so neither
                  should decide on it alone (lower the weight or make the regex specific)
 """
@@ -146,7 +146,7 @@ def _shared_lines(kn) -> list[LintFinding]:
             others = sorted({pid for pid, m in examples if pid != p.id and s.literal in m and rx.search(m)})
             if others:
                 out.append(LintFinding(getattr(s, "file", "") or p.file, getattr(s, "line", 0) or p.line, "K106",
-                                       "warning", f"problem {p.id!r}: signature {s.literal!r} weighs {s.weight} but "
+                                       "error", f"problem {p.id!r}: signature {s.literal!r} weighs {s.weight} but "
                                        f"also matches the example lines of {', '.join(others)}"))
     return out
 
