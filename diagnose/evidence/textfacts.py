@@ -52,13 +52,13 @@ REQUIRED_BEFORE = re.compile(
     r"[\s:：]*(?:\S{0,24}\s+)?$", re.I)
 REQUIRED_AFTER = re.compile(r"\s*(?:及以上|或以上|以上|或更高|及更高|or (?:newer|later|above|higher)|and (?:above|later|newer)|\+(?![\w.]))", re.I)
 PRODUCT = [  # the most specific first: "Atlas 200I DK A2" is a 310B board, not an A2
-    (re.compile(r"(?<![A-Za-z0-9_.])(?:Atlas\s*)?(?:200I\s*(?:DK\s*)?A2|(?:Ascend\s*)?310B\d?|Orange\s*Pi\s*AI\s*Pro)(?![A-Za-z0-9_.])", re.I), "310b"),
-    (re.compile(r"(?<![A-Za-z0-9_.])(?:Ascend\s*)?(?:950(?:PR|DT)?|A5)(?![A-Za-z0-9_.])", re.I), "950"),
-    (re.compile(r"(?<![A-Za-z0-9_.])(?:800I\s*A3|800T\s*A3|A3|(?:Ascend\s*)?910_?93\d*|910C)(?![A-Za-z0-9_.])", re.I), "a3"),
-    (re.compile(r"(?<![A-Za-z0-9_.])(?:800[IT]\s*A2|A2|(?:Ascend\s*)?910B\d?)(?![A-Za-z0-9_.])", re.I), "a2"),
-    (re.compile(r"(?<![A-Za-z0-9_.])(?:300I\s*(?:Duo|Pro)|(?:Ascend\s*)?310P\d?)(?![A-Za-z0-9_.])", re.I), "310p"),
-    (re.compile(r"(?<![A-Za-z0-9_.])(?:Atlas\s*800\s*9000|Atlas\s*300T(?!\s*A2)|(?:Ascend\s*)?910(?:ProA|ProB|PremiumA|A)?)(?![A-Za-z0-9_.])", re.I), "910"),
-    (re.compile(r"(?<![A-Za-z0-9_.])(?:Ascend\s*310|Atlas\s*300I\s*(?:3000|3010))(?![A-Za-z0-9_.])", re.I), "310"),
+    (re.compile(NOT_BEFORE + r"(?:Atlas\s*)?(?:200I\s*(?:DK\s*)?A2|(?:Ascend\s*)?310B\d?|Orange\s*Pi\s*AI\s*Pro)" + NOT_AFTER, re.I), "310b"),
+    (re.compile(NOT_BEFORE + r"(?:Ascend\s*)?(?:950(?:PR|DT)?|A5)" + NOT_AFTER, re.I), "950"),
+    (re.compile(NOT_BEFORE + r"(?:800I\s*A3|800T\s*A3|A3|(?:Ascend\s*)?910_?93\d*|910C)" + NOT_AFTER, re.I), "a3"),
+    (re.compile(NOT_BEFORE + r"(?:800[IT]\s*A2|A2|(?:Ascend\s*)?910B\d?)" + NOT_AFTER, re.I), "a2"),
+    (re.compile(NOT_BEFORE + r"(?:300I\s*(?:Duo|Pro)|(?:Ascend\s*)?310P\d?)" + NOT_AFTER, re.I), "310p"),
+    (re.compile(NOT_BEFORE + r"(?:Atlas\s*800\s*9000|Atlas\s*300T(?!\s*A2)|(?:Ascend\s*)?910(?:ProA|ProB|PremiumA|A)?)" + NOT_AFTER, re.I), "910"),
+    (re.compile(NOT_BEFORE + r"(?:Ascend\s*310|Atlas\s*300I\s*(?:3000|3010))" + NOT_AFTER, re.I), "310"),
 ]
 #: how a pasted report shows that it ran inside a container (``container.kind``, docs/facts.md)
 CONTAINER = [
