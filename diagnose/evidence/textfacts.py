@@ -238,28 +238,27 @@ class _Lines:
             yield i
             pos = text.find(word, starts[i + 1] if i + 1 < len(starts) else len(text))
 
+    def matches(self, pat: "re.Pattern[str]", words) -> "Iterator[tuple[int, re.Match[str]]]":
+        """(line number, match) of every match of ``pat``, in order, on the lines (not longer than
+        MAX_PROSE_LINE) holding one of ``words`` (every match of the pattern holds one)."""
+        for i in self.holding(words):
+            line = self.lines[i]
+            if len(line) <= MAX_PROSE_LINE:
+                for m in pat.finditer(line):
+                    yield i + 1, m
+
+    def first(self, pat: "re.Pattern[str]", words) -> "tuple[int, re.Match[str]] | None":
+        """The first of ``matches``."""
+        return next(self.matches(pat, words), None)
+
     def first_stated(self, pat: "re.Pattern[str]", words) -> "tuple[int, re.Match[str]] | None":
         """``first``, passing over a version the line names as required or as what the user moved to (see
         REQUIRED_BEFORE) while a later mention is not one: the installed version is the fact."""
         fallback = None
-        for i in self.holding(words):
-            line = self.lines[i]
-            if len(line) > MAX_PROSE_LINE:
-                continue
-            for m in pat.finditer(line):
-                if not (REQUIRED_BEFORE.search(line, 0, m.start()) or REQUIRED_AFTER.match(line, m.end())):
-                    return i + 1, m
-                if fallback is None:
-                    fallback = (i + 1, m)
+        for lineno, m in self.matches(pat, words):
+            line = m.string
+            if not (REQUIRED_BEFORE.search(line, 0, m.start()) or REQUIRED_AFTER.match(line, m.end())):
+                return lineno, m
+            if fallback is None:
+                fallback = (lineno, m)
         return fallback
-
-    def first(self, pat: "re.Pattern[str]", words) -> "tuple[int, re.Match[str]] | None":
-        """(line number, match) of the first line (not longer than MAX_PROSE_LINE) that ``pat`` matches,
-        looking only at the lines holding one of ``words`` (every match of the pattern holds one)."""
-        for i in self.holding(words):
-            line = self.lines[i]
-            if len(line) <= MAX_PROSE_LINE:
-                m = pat.search(line)
-                if m is not None:
-                    return i + 1, m
-        return None
