@@ -30,7 +30,10 @@ PROSE_VERSIONS = [
                                 r"(?:版本\s*)?v?(\d+\.\d+\.(?:RC\d+|rc\d+|\d+)(?:\.alpha\d+|\.beta\d+)?)", re.I)),
     ("pkg.torch_npu", re.compile(NOT_BEFORE + r"torch[_-]npu" + SAID + VERSION, re.I)),
     ("pkg.torch", re.compile(NOT_BEFORE + r"(?:torch|pytorch)(?![_-]npu|[A-Za-z_])" + SAID + VERSION, re.I)),
-    ("pkg.vllm_ascend", re.compile(NOT_BEFORE + r"vllm[_-]ascend" + SAID + VERSION, re.I)),
+    # and its images' tags alone ("v0.11.0rc0-310p拉起qwen vl报错"): a version with -310p / -a3 right after it
+    # is vLLM-Ascend's naming of its hardware variants (quay.io/ascend/vllm-ascend:v0.10.0rc1-310p)
+    ("pkg.vllm_ascend", re.compile(NOT_BEFORE + r"(?:vllm[_-]ascend" + SAID + r"|(?=v\d+\.\d+\.\d+(?:rc\d+)?"
+                                   r"-(?:310p|a3)" + NOT_AFTER + r"))" + VERSION, re.I)),
     ("pkg.vllm", re.compile(NOT_BEFORE + r"vllm(?![_-]ascend|[A-Za-z_])" + SAID + VERSION, re.I)),
     ("pkg.sglang", re.compile(NOT_BEFORE + r"sglang" + SAID + VERSION, re.I)),
     ("pkg.transformers", re.compile(NOT_BEFORE + r"transformers" + SAID + VERSION, re.I)),
@@ -74,7 +77,7 @@ CONTAINER = [
 #: regex searches otherwise)
 GATES = {
     "cann.version": ("cann",), "pkg.torch_npu": ("torch",), "pkg.torch": ("torch",),
-    "pkg.vllm_ascend": ("vllm",), "pkg.vllm": ("vllm",), "pkg.sglang": ("sglang",), "mindie.version": ("mindie",),
+    "pkg.vllm_ascend": ("vllm", "-310p", "-a3"), "pkg.vllm": ("vllm",), "pkg.sglang": ("sglang",), "mindie.version": ("mindie",),
     "pkg.transformers": ("transformers",), "pkg.numpy": ("numpy",), "pkg.mindspore": ("mindspore",),
     "driver.version": ("driver", "hdk", "驱动"), "firmware.version": ("firmware", "固件"),
     "kernel.release": ("kernel", "内核", "uname -r"),
