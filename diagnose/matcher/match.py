@@ -37,7 +37,10 @@ SYMPTOM_THRESHOLD = 78
 CJK_COVERAGE = 0.5        # share of a Chinese symptom's bigrams found in the text
 MIN_PHRASE_SHARE = 0.5    # share of a symptom phrase's informative words a line must hold to be compared with it
 CONFIRM_BOOST = 0.35      # share of the remaining distance to 1
-TEXT_CONFIRM_BOOST = 0.15  # the same when only the facts a report states confirm it
+#: the same when only the facts a report states confirm it: a little less sure than the machine, enough that of
+#: two problems one line points to, the one the report's versions or container confirm goes first (transformers
+#: > 4.49 with torch_npu 2.2: 'Torch not compiled with CUDA enabled' is that pair, not CUDA code on an NPU)
+TEXT_CONFIRM_BOOST = 0.3
 RULE_OUT_FACTOR = 0.25
 TEXT_RULE_OUT_FACTOR = 0.5   # the same from versions a report states (it may name more than the installed one)
 OTHER_HARDWARE_FACTOR = 0.5
