@@ -220,3 +220,20 @@ def test_disruptive_steps_and_internal_material_fail_kb_lint(knowledge):
     kn, _ = knowledge
     bad = [str(f) for f in quality_findings(kn) if f.code in ("K101", "K104")]
     assert not bad, _fmt(bad)
+
+
+@pytest.mark.parametrize("command, disruptive", [
+    ("swapoff -a", True),
+    ("fallocate -l 16G /swapfile && mkswap /swapfile && swapon /swapfile", True),
+    ("rm -rf /var/lib/dkms/davinci_ascend", True),
+    ("sudo reboot", True),
+    ("swapon --show", False),
+    ("rm -rf build && pip install -v -e .", False),
+    ("rm -rf ~/.triton/cache/*", False),
+])
+def test_what_counts_as_a_disruptive_command(command, disruptive):
+    """Commands that change the whole machine (swap, system directories, reboots) need K104's warning; clearing a
+    build directory or a cache does not."""
+    from ascend_doctor.kb.authoring.lint import DISRUPTIVE
+
+    assert bool(DISRUPTIVE.search(command)) is disruptive
