@@ -8,7 +8,7 @@
    K102 warning  a problem that is not benign has no signature copied from a public log (``source``), and
                  does not say it prints no message of its own (``silent``)
    K103 warning  two problems look like the same problem (same title, or the same signature)
-   K104 error    a disruptive command (reboot, restart, uninstall, kill, reset, sysctl) is the first step
+   K104 error    a disruptive command (reboot, restart, uninstall, kill, reset, sysctl, swap off) is the first step
                  of a fix, or its step does not start with a warning in both languages
    K105 warning  a compatibility row cites a source that is not an official page of the vendor or project
    K106 error    a signature weighs more than SHARED_LINE_MAX although it also matches a line another
