@@ -85,6 +85,19 @@ def test_kb_lint_flags_a_heavy_signature_on_a_line_another_problem_claims(tmp_pa
     assert all(f.severity == "error" for f in found), found
 
 
+def test_kb_lint_flags_a_heavy_signature_on_a_line_another_problem_quotes_as_its_symptom(tmp_path):
+    """A line another problem lists among its symptoms is a line two problems name: the same K106 error."""
+    first = SITE_FILE
+    # the second problem prints no line of its own, but quotes the first one's line as its symptom
+    unsigned = SITE_FILE[:SITE_FILE.index("[[problem.signature]]")] + SITE_FILE[SITE_FILE.index("[[problem.fix]]"):]
+    second = unsigned.replace('id = "', 'id = "quoting-', 1).replace(
+        'symptoms.en = [', 'symptoms.en = ["open /mnt/nfs-models/qwen/model-00002.safetensors took 300 s", ', 1)
+    (tmp_path / "a.toml").write_text(first, encoding="utf-8")
+    (tmp_path / "b.toml").write_text(second, encoding="utf-8")
+    found = [f for f in lint_mod.lint(KNOWLEDGE_DIR, [tmp_path / "a.toml", tmp_path / "b.toml"]) if f.code == "K106"]
+    assert any("quoting-" in f.message for f in found), found
+
+
 def test_a_problem_that_prints_no_message_says_how_it_shows_instead_of_needing_a_log_line(tmp_path):
     """K102 asks a failing problem for a signature copied from a public log, unless ``silent`` says the failure
     prints no message of its own (slow, wrong output, a hang...); a made-up kind is an error, not a way out."""

@@ -133,8 +133,10 @@ def quality_findings(kn) -> list[LintFinding]:
 
 
 def _shared_lines(kn) -> list[LintFinding]:
-    """K106: heavy signatures whose regex also matches another problem's example lines."""
+    """K106: heavy signatures whose regex also matches another problem's example lines, or a line another problem
+    quotes as its symptom (a line two problems name says which of them only with its context)."""
     examples = [(p.id, m) for p in kn.problems for s in p.signatures for m in s.match]
+    examples += [(p.id, m) for p in kn.problems for lang in ("en", "zh") for m in p.symptoms.get(lang, [])]
     out = []
     for p in kn.problems:
         for s in p.signatures:
@@ -148,7 +150,7 @@ def _shared_lines(kn) -> list[LintFinding]:
             if others:
                 out.append(LintFinding(getattr(s, "file", "") or p.file, getattr(s, "line", 0) or p.line, "K106",
                                        "error", f"problem {p.id!r}: signature {s.literal!r} weighs {s.weight} but "
-                                       f"also matches the example lines of {', '.join(others)}"))
+                                       f"also matches the example lines or symptoms of {', '.join(others)}"))
     return out
 
 
