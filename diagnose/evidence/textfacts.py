@@ -77,7 +77,8 @@ CONTAINER = [
 #: regex searches otherwise)
 GATES = {
     "cann.version": ("cann",), "pkg.torch_npu": ("torch",), "pkg.torch": ("torch",),
-    "pkg.vllm_ascend": ("vllm", "-310p", "-a3"), "pkg.vllm": ("vllm",), "pkg.sglang": ("sglang",), "mindie.version": ("mindie",),
+    "pkg.vllm_ascend": ("vllm", "-310p", "-a3"), "pkg.vllm": ("vllm",), "pkg.sglang": ("sglang",),
+    "mindie.version": ("mindie",),
     "pkg.transformers": ("transformers",), "pkg.numpy": ("numpy",), "pkg.mindspore": ("mindspore",),
     "driver.version": ("driver", "hdk", "驱动"), "firmware.version": ("firmware", "固件"),
     "kernel.release": ("kernel", "内核", "uname -r"),

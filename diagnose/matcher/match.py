@@ -46,7 +46,7 @@ TEXT_RULE_OUT_FACTOR = 0.5   # the same from versions a report states (it may na
 OTHER_HARDWARE_FACTOR = 0.5
 #: the least a finding must score to be listed: a one-sentence report ("训练时报无法找到nccl") whose words
 #: alone point to one problem scores about 0.09 (words only, WORDS_ONLY_FACTOR); listed low, it is a lead
-#: the user can check, where 0.12 listed nothing (dev with an answer: top-1 +2, top-3 +3 of 342)
+#: the user can check, where 0.12 listed nothing
 MIN_SCORE = 0.08
 IDENT_WEIGHT = 0.3        # an environment variable / identifier named both by the user and by a problem
 HARDWARE_WEIGHT = 0.2     # the report's hardware is one a hardware-specific problem concerns

@@ -12,8 +12,9 @@
                  of a fix, or its step does not start with a warning in both languages
    K105 warning  a compatibility row cites a source that is not an official page of the vendor or project
    K106 error    a signature weighs more than SHARED_LINE_MAX although it also matches a line another
-                 problem's signature was copied from: the line does not tell the two apart, so neither
-                 should decide on it alone (lower the weight or make the regex specific)
+                 problem's signature was copied from, or a line another problem quotes as its symptom: the
+                 line does not tell the two apart, so neither should decide on it alone (lower the weight or
+                 make the regex specific)
 """
 from __future__ import annotations
 
