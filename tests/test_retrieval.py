@@ -42,7 +42,7 @@ def retriever() -> Retriever:
     # Chinese titles whose character pairs the report's sentence also holds across its word boundaries
     problems += [_problem(f"zh-{i}", f"other zh topic {i}", zh) for i, zh in
                  enumerate(("以下训练参数无效", "错误信息不完整", "日志报无效句柄", "相关错误码说明", "会报告进度",
-                                "机器下线后重连", "方法找不到", "等相关组件", "结合使用"))]
+                                "机器下线后重连", "方法找不到", "等相关组件", "结合使用", "加载时出现异常的权重"))]
     return Retriever(problems, SimpleNamespace(canonical={}))
 
 
@@ -90,6 +90,14 @@ def test_one_shared_common_word_links_nothing(retriever):
     assert retriever.retrieve(None, ["the scheduler was slow today"]) == {} or \
         all(h.weight < SENTENCE_MAX for h in retriever.retrieve(None, ["the scheduler was slow today"]).values())
     assert retriever.retrieve(None, ["训练"]) == {}
+
+
+def test_saying_only_that_something_went_wrong_points_to_nothing(retriever):
+    # "出现异常" ("an exception occurred") is two common words; the pair across them (现异) is no word, and a
+    # problem whose text happens to hold the same four characters is not what the report is about
+    assert "现异" not in retriever.terms("出现异常")
+    assert retriever.retrieve(None, ["出现异常"]) == {}
+    assert "现异" in retriever.terms("发现异构")       # only a pair between two common words is dropped
 
 
 def test_title_and_body_agreeing_weigh_more_than_one_sentence(retriever):
