@@ -252,3 +252,29 @@ def test_a_success_value_is_no_code_of_the_report(matcher):
     # a code the dictionary knows only by its range (561xxx) is no success value: it stays in the report
     d = run(matcher, "RuntimeError: aclnnFoo failed, error code is 561999")
     assert "561999" in [c.code for c in d.codes]
+
+
+TORCHRUN_WRAPPER = """torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+src/train.py FAILED
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  rank      : 0 (local_rank: 0)
+  exitcode  : 1 (pid: 1342)
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+"""
+
+
+def test_a_launchers_wrapper_report_is_no_cause_and_goes_after_the_real_one(matcher):
+    """torchrun / accelerate print the same ChildFailedError block for every failure of a rank: it says where to
+    look, not why. With the rank's own error above it, that error is the cause; alone, the wrapper is the lead
+    ('the real error is earlier in the log') but never a likely cause."""
+    oom = "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.10 GiB already allocated)\n"
+    d = run(matcher, oom + TORCHRUN_WRAPPER)
+    ids = [f.id for f in d.findings]
+    assert ids[0] == "npu-out-of-memory", [(f.id, f.score) for f in d.findings[:3]]
+    d = run(matcher, TORCHRUN_WRAPPER)
+    assert d.findings[0].id == "generic-torchrun-childfailederror-wrapper"
+    assert d.findings[0].score < 0.5
