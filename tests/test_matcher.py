@@ -144,7 +144,7 @@ def test_versions_a_report_states_run_through_the_rules(matcher):
     d = run(matcher, "CANN 8.5.0 装好后报错 aclInit failed，驱动版本 24.1.0")
     found = {f.id: f for f in d.findings}
     assert "cann-newer-than-driver" in found
-    assert any("fail the check" in s.detail for s in found["cann-newer-than-driver"].evidence)
+    assert any("fails the check" in s.detail for s in found["cann-newer-than-driver"].evidence)
 
 
 def test_a_line_a_benign_signature_explains_is_no_word_evidence_for_a_failure(matcher):

@@ -175,6 +175,37 @@ def _block_facts(name: str, block, out: dict[str, Fact]) -> None:
     elif kind == "uname":
         put("kernel.release", v.get("release"))
         put("arch", v.get("arch"))
+    elif kind == "container-run":
+        _container_run_facts(v, put)
+
+
+#: the host paths the container rules look for (docs/facts.md, mounts.present)
+CONTAINER_PATHS = ("/usr/local/Ascend/driver/lib64", "/usr/local/dcmi", "/usr/local/bin/npu-smi", "/usr/local/sbin/npu-smi",
+                   "/etc/ascend_install.info", "/usr/local/Ascend/driver/version.info")
+#: /dev/shm of a container started without --shm-size or --ipc (docker, podman and nerdctl alike)
+DEFAULT_SHM = 64 << 20
+
+
+def _container_run_facts(v: dict[str, Any], put) -> None:
+    """What a pasted run command gives the container, as the probes inside it would find it: its device
+    nodes and driver mounts (unless the Ascend Docker Runtime may add them, or --privileged gives every
+    device), /dev/shm, the environment it sets."""
+    from ..parsers.container_run import RUNTIME_ENV
+
+    put("container.kind", v["engine"])
+    runtime = v.get("runtime") == "ascend" or any(k in v["env"] for k in RUNTIME_ENV)
+    if not runtime:
+        if not v["privileged"] and not v["unresolved_devices"]:
+            put("dev.nodes", sorted({d.rsplit("/", 1)[-1] for d in v["devices"]}))
+        vols = v["volumes"]
+        put("mounts.present", {p: any(p == m or p.startswith(m.rstrip("/") + "/") for m in vols)
+                               for p in CONTAINER_PATHS})
+    if v.get("shm_size"):
+        put("shm.size_bytes", v["shm_size"])
+    elif v.get("ipc") is None:
+        put("shm.size_bytes", DEFAULT_SHM)
+    for k, val in v["env"].items():
+        put(f"env.{k}", val)
 
 
 def facts_from_text(name: str, text: str) -> list[Fact]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import cluster, collect_env, dcmi, hccn, host_net, npu_smi_info, npu_smi_query, os_info, version_files
+from . import cluster, collect_env, container_run, dcmi, hccn, host_net, npu_smi_info, npu_smi_query, os_info, version_files
 from .base import OK, UNPARSED, ParseResult, unparsed
 
 PARSERS: dict[str, Callable[[str], ParseResult]] = {
@@ -33,6 +33,7 @@ PARSERS: dict[str, Callable[[str], ParseResult]] = {
     "os-release": os_info.parse_os_release,
     "uname": os_info.parse_uname,
     "collect-env": collect_env.parse,
+    "container-run": container_run.parse,
     "hccn-ip": hccn.parse_ip,
     "hccn-link": hccn.parse_link,
     "hccn-net-health": hccn.parse_net_health,

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from . import collect_env, dcmi, npu_smi_info, npu_smi_query, os_info
+from . import collect_env, container_run, dcmi, npu_smi_info, npu_smi_query, os_info
 from .base import ParseResult, unparsed
 
 
@@ -133,6 +133,7 @@ _GATES = {
            "driver_", "firmware_", "username", "version_dir", "required_package_", "_running_version",
            "version_id", "pretty_name"),
     "uname": ("linux",),
+    "container-run": ("docker", "podman", "nerdctl"),
 }
 
 
@@ -231,5 +232,10 @@ def _find(text: str) -> list[Block]:
         if not used[n] and os_info.UNAME.match(line):
             add("uname", n, n, _safe(os_info.parse_uname, line, "uname"))
     # 8. collect_env head ("PyTorch version: ...") already came through 5
+    # 9. a docker / podman / nerdctl run command (with its continuation lines)
+    for s, e, col in container_run.find(lines) if "container-run" in steps else ():
+        if not any(used[s:e + 1]):
+            add(container_run.KIND, s, e, _safe(container_run.parse, "\n".join([lines[s][col:], *lines[s + 1:e + 1]]),
+                                                container_run.KIND))
     blocks.sort(key=lambda b: (b.start_line, b.end_line))
     return blocks
