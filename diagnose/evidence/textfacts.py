@@ -179,9 +179,6 @@ def _block_facts(name: str, block, out: dict[str, Fact]) -> None:
         _container_run_facts(v, put)
 
 
-#: the host paths the container rules look for (docs/facts.md, mounts.present)
-CONTAINER_PATHS = ("/usr/local/Ascend/driver/lib64", "/usr/local/dcmi", "/usr/local/bin/npu-smi", "/usr/local/sbin/npu-smi",
-                   "/etc/ascend_install.info", "/usr/local/Ascend/driver/version.info")
 #: /dev/shm of a container started without --shm-size or --ipc (docker, podman and nerdctl alike)
 DEFAULT_SHM = 64 << 20
 
@@ -191,6 +188,7 @@ def _container_run_facts(v: dict[str, Any], put) -> None:
     nodes and driver mounts (unless the Ascend Docker Runtime may add them, or --privileged gives every
     device), /dev/shm, the environment it sets."""
     from ..parsers.container_run import RUNTIME_ENV
+    from ..probes.host import DRIVER_MOUNTS      # the paths the container probe looks for: one list
 
     put("container.kind", v["engine"])
     runtime = v.get("runtime") == "ascend" or any(k in v["env"] for k in RUNTIME_ENV)
@@ -199,7 +197,7 @@ def _container_run_facts(v: dict[str, Any], put) -> None:
             put("dev.nodes", sorted({d.rsplit("/", 1)[-1] for d in v["devices"]}))
         vols = v["volumes"]
         put("mounts.present", {p: any(p == m or p.startswith(m.rstrip("/") + "/") for m in vols)
-                               for p in CONTAINER_PATHS})
+                               for p in DRIVER_MOUNTS})
     if v.get("shm_size"):
         put("shm.size_bytes", v["shm_size"])
     elif v.get("ipc") is None:

@@ -63,3 +63,12 @@ def norm_key(key: str) -> str:
     k = re.sub(r"\((\w+)\)", r" \1", k)
     k = re.sub(r"[^0-9A-Za-z]+", "_", k).strip("_").lower()
     return k
+
+
+def size_bytes(text: str) -> "int | None":
+    """A size with an optional binary unit ("65536k" from /proc/mounts, "16g" / "1.5G" / "64mb" from
+    docker's --shm-size) in bytes; None for anything else."""
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([bkmg]?)b?", text.strip().lower())
+    if not m:
+        return None
+    return int(float(m.group(1)) * {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[m.group(2)])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from .base import ParseResult, unparsed
+from .base import ParseResult, size_bytes, unparsed
 
 KIND = "container-run"
 
@@ -115,7 +115,7 @@ def _option(value: dict, name: str, val: "str | None") -> None:
     elif name == "--runtime" and val:
         value["runtime"] = val
     elif name == "--shm-size" and val:
-        value["shm_size"] = _bytes(val)
+        value["shm_size"] = size_bytes(val)
     elif name == "--ipc" and val:
         value["ipc"] = val
 
@@ -128,9 +128,3 @@ def _container_path(spec: str) -> str:
         return parts[1].rstrip("/") or "/"
     return parts[0].rstrip("/") or "/"
 
-
-def _bytes(size: str) -> "int | None":
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([bkmg]?)b?", size.strip().lower())
-    if not m:
-        return None
-    return int(float(m.group(1)) * {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[m.group(2)])

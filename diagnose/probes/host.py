@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..parsers import os_info
+from ..parsers.base import size_bytes
 from ..system.replay import scrub_value
 from .base import DENIED, ERROR, MISSING, OK, UNPARSED, ProbeContext, Fact, bad, ok, read_text
 
@@ -76,9 +77,9 @@ def os_kernel(ctx: ProbeContext) -> list[Fact]:
         for ln in text.splitlines():
             parts = ln.split()
             if len(parts) >= 4 and parts[1] == "/dev/shm":
-                m = re.search(r"(?:^|,)size=(\d+)([kmgKMG]?)", parts[3])
+                m = re.search(r"(?:^|,)size=(\d+[kmgKMG]?)", parts[3])
                 if m:
-                    size = int(m.group(1)) * {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}[m.group(2).lower()]
+                    size = size_bytes(m.group(1))
     if size is not None:
         facts.append(ok("shm.size_bytes", size, "/proc/mounts"))
     else:
