@@ -24,8 +24,9 @@ RANK_PREFIX = re.compile(
 RANK_IN = re.compile(r"(?:\brank[= ]?|\[rank|\bTP|\bDP|\[default|<std\w+>:\[?)(\d+)|\[\d+,(\d+)\]<std", re.I)
 #: log headers carrying a level and a time
 HEADERS = [
-    # plog: [ERROR] HCCL(12345,python3):2025-08-20-10:00:00.123.456 [file.cc:123][tid]
-    re.compile(r"^\[(ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s+(\w+)\(\d+,[^)]*\):\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d+\.\d+\s*(?:\[[^\]]*\])*\s*"),
+    # plog: [ERROR] HCCL(12345,python3):2025-08-20-10:00:00.123.456 [file.cc:123][tid], or the thread id written
+    # right after the place: [api_c.cc:1097]212914 rtMemcpy:ErrCode=107030 (RUNTIME, GE, ASCENDCL, DRV)
+    re.compile(r"^\[(ERROR|WARNING|INFO|DEBUG|EVENT|TRACE)\]\s+(\w+)\(\d+,[^)]*\):\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d+\.\d+\s*(?:\[[^\]]*\])*(?:(?<=\])\d+)?\s*"),
     # vLLM: INFO 08-20 10:00:01 [file.py:123] / ERROR 2025-08-20 10:00:01 [file.py:123]
     re.compile(r"^(?:INFO|WARNING|ERROR|DEBUG|CRITICAL|WARN)\s+(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d(?:[.,]\d+)?\s*(?:\[[^\]]*\]\s*)?"),
     # python logging: 2025-08-20 10:00:00,123 - name - ERROR - msg / [2025-08-20 10:00:00] ... / [2025-08-20 10:00:00 TP3]
