@@ -16,7 +16,8 @@ entry). The other lines are taken in order:
 from __future__ import annotations
 
 from collections import Counter
-from itertools import accumulate, compress
+from itertools import accumulate, compress, groupby
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, LineEntry, ShapeEntry, ShapeMemo
@@ -88,6 +89,10 @@ class ShapeReader:
                     captures.append(k)          # carriage-return updates: only noted if they are all progress
                 else:
                     entry[k] = memo.long        # a long line: read on its own
+        if captures and memo.all_progress(captures):
+            for k in captures:
+                entry[k] = memo.capture_entry
+            captures = []
         if captures or new:
             orig = text.split(b"\n")
             first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))     # shape -> its first line
@@ -122,13 +127,19 @@ class ShapeReader:
                 gh = sum(entry[k].gh * shapes.count(k) for k in hits)
         if others:
             todo = list(compress(range(len(shapes)), map(others.__contains__, shapes)))
-            ents = {i: entry[shapes[i]] for i in todo}
+            if all(entry[k].tpl is not None or entry[k].kind is EXACT and entry[k].clock is not None for k in others):
+                n = self._by_shape(todo, entry, text.translate(None, NOT_DIGITS_NL).split(b"\n"), text, orig, shapes,
+                                   name, lineno, st, memo)
+                if n is not None:
+                    if gh + n:
+                        self.sc.count_generic(gh + n, st)
+                    return lineno + len(shapes)
+            ents = dict(zip(todo, map(entry.__getitem__, map(shapes.__getitem__, todo))))
             if orig is None:
                 orig = _lines_at(text, shapes, todo)
-            bars = [i for i in todo if ents[i].cut is not None]
-            if bars:
-                last = set(dict(zip([_bar_of(orig[i], ents[i].cut) for i in bars], bars)).values())
-                todo = [i for i in todo if ents[i].cut is None or i in last]
+            cap = memo.capture_entry
+            if any(entry[k].cut is not None or entry[k] is cap for k in others):
+                todo = self._progress(ents, orig, cap)
             digits = None
             if any(entry[k].kind is EXACT for k in others):
                 digits = text.translate(None, NOT_DIGITS_NL).split(b"\n")
@@ -136,6 +147,30 @@ class ShapeReader:
         if gh:
             self.sc.count_generic(gh, st)
         return lineno + len(shapes)
+
+    def _progress(self, ents: "dict[int, ShapeEntry]", orig, cap: ShapeEntry) -> list[int]:
+        """The lines of ``ents`` (line -> entry, in order) still to read when progress updates are only noted:
+        of the updates of one bar (told apart as StallTracker.note does: the text before the percentage and the
+        total, at the places ``cut`` of their shape) only the last, and of the captures (``cap``: carriage-return
+        updates) only the last when all of them together update one bar; the other lines all."""
+        plain: list[int] = []
+        caps: list[int] = []
+        last: dict = {}
+        for i, e in ents.items():
+            c = e.cut
+            if c is not None:
+                ln = orig[i]
+                last[(ln[:c[0]], ln[c[1]:c[2]])] = i
+            elif e is cap:
+                caps.append(i)
+            else:
+                plain.append(i)
+        if len(caps) > 1 and self.sc.stalls.one_bar(b"\r".join([orig[i].rstrip(b"\r") for i in caps])):
+            caps = caps[-1:]
+        plain.extend(caps)
+        plain.extend(last.values())
+        plain.sort()
+        return plain
 
     def _lines(self, todo: list[int], ents: dict[int, ShapeEntry], orig, digits, shapes: list[bytes], name: str,
                lineno: int, st: "_State", memo: ShapeMemo) -> int:
@@ -195,6 +230,91 @@ class ShapeReader:
             self._one(e, orig[i], shapes[i], None if digits is None else digits[i], name, lineno + i, st, memo, le)
         if bulk or last:
             self._flush(bulk, last, name, st)
+        return gh
+
+    def _by_shape(self, todo: list[int], entry: dict, digits: list[bytes], text: bytes, orig, shapes: list[bytes],
+                  name: str, lineno: int, st: "_State", memo: ShapeMemo) -> "int | None":
+        """The lines ``todo`` of the part, every one a plog line of an EXACT shape (``_BY_SHAPE``), read as ``_lines``
+        reads them but with a pass per shape instead of a step per line: their times and keys by slices of their
+        digits, counted per template key or line entry. Returns the error-word hits; None when some line would be
+        read on its own (an invalid time, a line entry that is not sure or not bulk, a new kept line with codes):
+        then the caller reads the part line by line (what was learnt meanwhile stays learnt)."""
+        groups = []             # [lines, earliest time, first line, key, codes, rank, verdict, template, shape entry]
+        gh = 0
+        last = b""
+        end = todo[-1]
+        for k, group in groupby(sorted(todo, key=shapes.__getitem__), key=shapes.__getitem__):
+            idx = list(group)
+            e = entry[k]
+            tpl = e.tpl
+            clk = e.clock if tpl is None else tpl.clock
+            ds = list(map(digits.__getitem__, idx))
+            if not clk.all_valid(ds):
+                return None
+            times = clk.times(ds)
+            if idx[-1] == end:
+                last = times[-1]
+            if tpl is not None:
+                proj = list(map(itemgetter(slice(tpl.lo, None)), ds))
+                key_of = {p: self._key_of(tpl, d) for p, d in dict(zip(proj, ds)).items()}
+                keys = list(map(key_of.__getitem__, proj))
+                gh += tpl.v.gh * len(idx)
+                earliest = dict(sorted(zip(keys, times), reverse=True))
+                firsts = dict(zip(reversed(keys), reversed(idx)))
+                for key, n in Counter(keys).items():
+                    groups.append([n, earliest[key], firsts[key], key, (), "", tpl.v, tpl, None])
+                continue
+            proj = list(map(itemgetter(slice(e.h, None)), ds))
+            earliest = dict(sorted(zip(proj, times), reverse=True))
+            firsts = dict(zip(reversed(proj), reversed(idx)))
+            for p, n in Counter(proj).items():
+                le = e.lines.get(p)
+                if le is None:
+                    if orig is None:
+                        orig = text.split(b"\n")
+                    i = firsts[p]
+                    le = memo.line(e, orig[i], shapes[i], digits[i])
+                    e.hits += n - 1
+                    if e.kind is not EXACT:
+                        return None         # its lines seldom repeat: they are read one by one
+                else:
+                    e.hits += n
+                if not le.bulk:
+                    return None
+                v = le.v
+                gh += v.gh * n
+                groups.append([n, earliest[p], firsts[p], v.key, v.codes, le.rank, v, None, e])
+        lines = st.lines
+        first: dict[str, list] = {}             # a new key -> its group of the first line
+        kept_past: dict[str, bool] = {}
+        for g in groups:
+            key = g[3]
+            if key not in lines:
+                kp = bool(g[6].kinds & KEPT_PAST_CAP)
+                if kept_past.setdefault(key, kp) is not kp:
+                    return None     # lines of one new key, some kept past the cap and some not
+                f = first.get(key)
+                if f is None or g[2] < f[2]:
+                    first[key] = g
+        if any(g[7] is None and g[4] for g in first.values()):
+            return None             # a new kept line with codes: the lines counted before it are counted first
+        dropped = set()
+        for g in sorted(first.values(), key=itemgetter(2)):     # new kept lines, kept as their first lines come
+            key, v, tpl, i = g[3], g[6], g[7], g[2]
+            if not kept_past[key] and st.past_cap(key):
+                dropped.add(key)    # past the cap: its lines are not kept, only their times noted
+                continue
+            if orig is None:
+                orig = text.split(b"\n")
+            d = digits[i]
+            raw = orig[i].decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP]
+            if tpl is not None:
+                self.sc._keep(st, name, lineno + i, raw, tpl.verdict(d.decode("ascii"), key), self._time(tpl.clock.at(d)), "")
+            else:
+                self.sc._keep(st, name, lineno + i, raw, v, g[8].clock.text(d), g[5])
+            g[0] -= 1
+        self._flush({n: (g[0], g[1], g[3], g[4], g[5]) for n, g in enumerate(groups) if g[0] and g[3] not in dropped},
+                    last, name, st)
         return gh
 
     def _flush(self, bulk: dict, last: bytes, name: str, st: "_State") -> None:
@@ -279,8 +399,3 @@ def _lines_at(text: bytes, shapes: list[bytes], wanted: list[int]) -> "list[byte
     return {i: text[ends[i] + i - len(shapes[i]):ends[i] + i] for i in wanted}
 
 
-def _bar_of(raw: bytes, cut: tuple[int, int, int]) -> tuple[bytes, bytes]:
-    """What tells the bar of a progress update apart for StallTracker.note (its text before the percentage and
-    its total), at the places ``cut`` of its shape."""
-    a, j, k = cut
-    return raw[:a], raw[j:k]

@@ -12,6 +12,7 @@ gets None: it is read on its own, as line_time would look further along it.
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 
 HEAD = 120                  # characters of a line where clean.line_time looks for its time
 PLOG_ANY = re.compile(r"\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}\.\d{3}")
@@ -45,6 +46,23 @@ class Clock:
         if ok is None:
             ok = _remember(t[:6], _valid_mdh(t[:6]))
         return t + self._pad if ok else None
+
+    def all_valid(self, ds: "list[bytes]") -> bool:
+        """Whether ``at`` finds a valid time in every one of the digit strings ``ds`` (each distinct date and
+        hour checked once)."""
+        n = 10 if self.year else 6
+        for t in set(map(itemgetter(slice(self.ts, self.ts + n)), ds)):
+            ok = _VALID.get(t)
+            if ok is None:
+                ok = _remember(t, t[:2] in (b"19", b"20") and _valid_mdh(t[4:10]) if self.year else _valid_mdh(t))
+            if not ok:
+                return False
+        return True
+
+    def times(self, ds: "list[bytes]") -> "list[bytes]":
+        """``at`` of each of the digit strings ``ds``, all valid (``all_valid``), without a call per line."""
+        got = list(map(itemgetter(slice(self.ts + (4 if self.year else 0), self.ts + self._n)), ds))
+        return [t + self._pad for t in got] if self._pad else got
 
     def text(self, digits: bytes) -> str | None:
         """What clean.line_time gives the line whose digits are ``digits`` (``MM-DD hh:mm:ss.ffffff``), or
