@@ -162,6 +162,17 @@ class ShapeMemo:
                 return self.long
         return self.capture_entry
 
+    def all_progress(self, keys: "list[bytes]") -> bool:
+        """Whether every line of carriage-return updates of the shapes ``keys`` is one that ``capture`` gives
+        ``capture_entry``: each of their segments a shape already known as PROGRESS_ONLY (one set of the segments'
+        shapes instead of a split per line). False says nothing (``capture`` then reads each line)."""
+        if not self._captures:
+            return False
+        segs = set(b"\r".join(keys).split(b"\r"))
+        segs.discard(b"")
+        get = self._shapes.get
+        return all((e := get(k)) is not None and e.kind is PROGRESS_ONLY for k in segs)
+
     def learn(self, line: bytes, key: bytes) -> ShapeEntry:
         """The entry of shape ``key``, learnt from ``line`` (of that shape)."""
         if not self.kept(key):

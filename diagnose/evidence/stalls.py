@@ -173,6 +173,19 @@ class StallTracker:
         self._pending[key] = (last, lineno, order)
         return True
 
+    def one_bar(self, body: bytes) -> bool:
+        """Whether every carriage-return segment of ``body`` is an update of the bar of its last segment (then
+        noting ``body``, or only its last segment, leaves the same last update of every bar); nothing is noted."""
+        parts = _bar_parts(body[body.rfind(b"\r") + 1:])
+        if parts is None:
+            return False
+        pattern = self._captures.get(parts)
+        if not pattern:
+            if len(self._captures) > MAX_BARS:
+                self._captures.clear()
+            pattern = self._captures[parts] = _capture_pattern(*parts)
+        return pattern.fullmatch(body) is not None
+
     def _flush(self) -> None:
         pending, self._pending = self._pending, {}
         for raw, lineno, order in pending.values():
