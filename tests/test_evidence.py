@@ -85,6 +85,19 @@ def test_dedupe_across_ranks_and_files(tmp_path):
     assert len(ev.inputs) == 5
 
 
+def test_a_plog_message_from_many_threads_is_one_line_with_its_count(tmp_path):
+    """RUNTIME / GE / ASCENDCL write the thread id right after the source place (Ascend/pytorch and vLLM-Ascend
+    reports paste "[api_c.cc:1097]212914 rtMemcpy:ErrCode=107030"): it varies like the pid and the time."""
+    line = ("[ERROR] RUNTIME({pid},python3):2025-08-20-10:00:0{s}.000.000 [api_c.cc:1097]{tid} rtMemcpy:ErrCode=107030, "
+            "desc=[the current capture mode does not support this operation]")
+    assert clean(line.format(pid=212914, s=1, tid=212914)) == clean(line.format(pid=7, s=2, tid=31337)) == (
+        "[ERROR] RUNTIME rtMemcpy:ErrCode=107030, desc=[the current capture mode does not support this operation]")
+    assert clean("[INFO] GE(1,python3):2025-08-20-10:00:00.000.000 [graph.cc:12] 3 nodes fused") == "[INFO] GE 3 nodes fused"
+    (tmp_path / "plog-1.log").write_text("".join(line.format(pid=100, s=t, tid=200 + t) + "\n" for t in range(6)))
+    errs = [ln for ln in read_evidence([str(tmp_path)]).lines if ERROR_LINE in ln.kinds]
+    assert len(errs) == 1 and errs[0].count == 6 and errs[0].line == 1
+
+
 def test_gzip_binary_empty_and_missing(tmp_path):
     gz = tmp_path / "worker.log.gz"
     with gzip.open(gz, "wt") as fh:
