@@ -6,7 +6,11 @@ learnt from its first line. A NOTHING line costs nothing more (its error-word hi
 entry). The other lines are taken in order:
 
 - a progress update only when it is the last of its bar in the part (StallTracker.note keeps only the
-  last update of each bar until the tracker reads them);
+  last update of each bar until the tracker reads them); carriage-return captures are checked together
+  (``memo.all_progress``) and, when all of them update one bar, only the last is noted;
+- a part whose kept lines are all plog lines (a template, or a sure line entry) is counted shape by shape
+  (``_by_shape``: times and keys by slices of the lines' digits, counted per key), unless one of its
+  lines would be read on its own; then its lines are taken in order as below;
 - a kept plog line whose line entry is sure (or whose shape has a template), and whose kept line already
   exists, is counted in bulk: per entry its number and its earliest time, put into the scan's state
   before the next line that is read on its own and at the end of the part (so that state is what
