@@ -20,7 +20,7 @@ entry). The other lines are taken in order:
 from __future__ import annotations
 
 from collections import Counter
-from itertools import accumulate, compress, groupby
+from itertools import accumulate, compress, groupby, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
@@ -125,8 +125,8 @@ class ShapeReader:
                 hits.append(k)
         if hits:
             if len(hits) > 2:
-                counts = Counter(shapes)
-                gh = sum(entry[k].gh * counts[k] for k in hits)
+                gh_of = {k: entry[k].gh for k in hits}
+                gh = sum(map(gh_of.get, shapes, repeat(0)))
             else:
                 gh = sum(entry[k].gh * shapes.count(k) for k in hits)
         if others:
@@ -324,14 +324,18 @@ class ShapeReader:
     def _flush(self, bulk: dict, last: bytes, name: str, st: "_State") -> None:
         """Count in the lines gathered in ``bulk`` (each one's kept line exists); ``last``: the time of the last
         line counted in since the last flush."""
+        bound = st.time_bounds
         for n, t, key, codes, rank in bulk.values():
             ln = st.lines[key]
             ln.count += n
             if rank:
                 ln.ranks.add(rank)
-            time = self._time(t)
-            if not ln.time or time < ln.time:
-                ln.time = time
+            b = bound.get(key)
+            if b is None or b[1] is not ln.time or t < b[0]:
+                time = self._time(t)
+                if not ln.time or time < ln.time:
+                    ln.time = time
+                bound[key] = (t, ln.time)       # a time no earlier than the line's (t and the text sort alike)
             for ck in codes:
                 if ck in st.codes:
                     st.codes[ck].count += n

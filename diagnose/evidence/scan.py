@@ -320,6 +320,9 @@ class _State:
         self.head_used = 0
         self.heads: list[tuple[str, str]] = []
         self.last_time: dict[str, str] = {}
+        # bulk.py: dedupe key -> (a plog time as digits no earlier than its kept line's time, that time as it was):
+        # a later count of the key at a time no earlier than that leaves the kept line's time as it is
+        self.time_bounds: dict[str, tuple[bytes, str]] = {}
         self.generic_off = False
         # scanning one file for parallel.py: heads kept as bytes (the budget is the merge's), and every
         # kept occurrence of each code counted
