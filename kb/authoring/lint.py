@@ -32,7 +32,8 @@ from .schemas import knowledge_schemas
 #: a command that disrupts a running machine or service: never the first step, always with a warning
 DISRUPTIVE = re.compile(r"(?:^|;|&&|\|\|)\s*(?:sudo\s+)?reboot(?:\s|;|$)|systemctl restart|docker (?:stop|rm)\b|"
                         r"pip uninstall|-tls -s enable|\bkill -9\b|\bpkill\b|npu-smi set -t reset|\brmmod\b|sysctl -w|"
-                        r"\bswapoff\b|\bmkswap\b|\brm -rf /(?:var|usr|etc|opt|lib)\b")
+                        r"\bswapoff\b|\bmkswap\b|\brm -rf /(?:var|usr|etc|opt|lib)\b|"
+                        r"/(?:driver|firmware)/script/uninstall\.sh\b|\.run\b[^;&|]*\s--uninstall\b")
 #: the most a signature may weigh when its line is also another problem's example line (K106)
 SHARED_LINE_MAX = 0.5
 INTERNAL = re.compile(r"\(seed\)|(?<![\w/])(?:reference|seeds|samples)/[\w.\-]+")
