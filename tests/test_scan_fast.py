@@ -305,3 +305,35 @@ def test_lines_that_never_repeat_are_read_one_by_one_with_the_plain_evidence(tmp
     sc.scan([file_source(str(tmp_path / "u.log"), "u")])
     (memo,) = sc._memos.values()
     assert any(e.kind is memo_mod.ONEBYONE and e.made >= memo_mod.LEARN_TRIAL for e in memo._shapes.values())
+
+
+@pytest.mark.parametrize("cap", [10 ** 6, 40])
+def test_plog_parts_counted_shape_by_shape_give_the_plain_evidence(tmp_path, monkeypatch, cap):
+    """Parts whose kept lines are all plog lines are counted shape by shape (bulk._by_shape), new keys kept as
+    their first lines come and, past MAX_DISTINCT, left out; a part with a line that must be read on its own
+    (an invalid time) goes back to the line-by-line reading. Both give what reading every line gives."""
+    monkeypatch.setattr(scan_mod, "MAX_DISTINCT", cap)
+    monkeypatch.setattr(reader_mod, "BLOCK", 4096)
+    done = []
+    real = bulk.ShapeReader._by_shape
+    monkeypatch.setattr(bulk.ShapeReader, "_by_shape", lambda self, *a: done.append(real(self, *a)) or done[-1])
+    benign = ["[ERROR] DRV({pid},python3):{ts} [ascend_hal.c:609]{tid} halGetDeviceInfo: module {d} info type 9 is invalid",
+              "[ERROR] PROFILING({pid},python3):{ts} [prof_acl_mgr.cpp:1177]{tid} ProfAclMgr: profiling switch is off",
+              "[ERROR] HCCL({pid},python3):{ts} [hccl_socket.cc:312][{tid}] socket close, fd[{n}], error code is 0",
+              "[ERROR] GE({pid},python3):{ts} [op_desc.cc:914]{tid} GetAttr: attribute of op Add_{n} is empty",
+              "[INFO] RUNTIME({pid},python3):{ts} [stream.cc:1061]{tid} Create: stream_id={n}, priority=0"]
+    rnd = random.Random(7)
+    paths = []
+    for i in range(4):
+        lines = []
+        for j in range(1500):
+            t = j if i % 2 == 0 else rnd.randrange(3600)
+            lines.append(rnd.choice(benign).format(pid=1234 + i, tid=rnd.choice([77, 1234 + i, 98765]), d=rnd.randrange(4),
+                                                   n=rnd.randrange(30), ts=_ts(rnd, t)))
+        p = tmp_path / f"plog-{i}.log"
+        p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(str(p))
+    plain, fast = both(monkeypatch, lambda: _evidence(paths, sigs=KB_LIKE))
+    assert dump(fast) == dump(plain)
+    counted = [n for n in done if n is not None]
+    assert len(counted) > 20 and None in done

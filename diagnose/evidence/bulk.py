@@ -261,17 +261,25 @@ class ShapeReader:
             if tpl is not None:
                 proj = list(map(itemgetter(slice(tpl.lo, None)), ds))
                 key_of = {p: self._key_of(tpl, d) for p, d in dict(zip(proj, ds)).items()}
-                keys = list(map(key_of.__getitem__, proj))
                 gh += tpl.v.gh * len(idx)
+                if len(key_of) == 1:        # one key (the digits that vary are the header's): no per-key pass
+                    groups.append([len(idx), min(times), idx[0], key_of[proj[0]], (), "", tpl.v, tpl, None])
+                    continue
+                keys = list(map(key_of.__getitem__, proj))
                 earliest = dict(sorted(zip(keys, times), reverse=True))
                 firsts = dict(zip(reversed(keys), reversed(idx)))
                 for key, n in Counter(keys).items():
                     groups.append([n, earliest[key], firsts[key], key, (), "", tpl.v, tpl, None])
                 continue
             proj = list(map(itemgetter(slice(e.h, None)), ds))
-            earliest = dict(sorted(zip(proj, times), reverse=True))
-            firsts = dict(zip(reversed(proj), reversed(idx)))
-            for p, n in Counter(proj).items():
+            counts = Counter(proj)
+            if len(counts) == 1:
+                earliest = {proj[0]: min(times)}
+                firsts = {proj[0]: idx[0]}
+            else:
+                earliest = dict(sorted(zip(proj, times), reverse=True))
+                firsts = dict(zip(reversed(proj), reversed(idx)))
+            for p, n in counts.items():
                 le = e.lines.get(p)
                 if le is None:
                     if orig is None:
