@@ -184,6 +184,7 @@ def _evidence(paths, jobs=1, sigs=SIGS):
 def test_generated_logs_give_the_plain_evidence(tmp_path, monkeypatch, seed):
     rnd = random.Random(seed)
     monkeypatch.setattr(reader_mod, "BLOCK", rnd.choice([97, 1000, 4096, 1 << 16]))
+    monkeypatch.setattr(bulk, "BY_SHAPE_MIN", rnd.choice([0, bulk.BY_SHAPE_MIN]))
     # the generated lines have many shapes: most seeds learn them all, some search parts with the automaton
     monkeypatch.setattr(bulk, "MAX_NEW", 10 if seed % 4 == 3 else 10 ** 9)
     if seed % 3 == 1:
@@ -314,6 +315,7 @@ def test_plog_parts_counted_shape_by_shape_give_the_plain_evidence(tmp_path, mon
     (an invalid time) goes back to the line-by-line reading. Both give what reading every line gives."""
     monkeypatch.setattr(scan_mod, "MAX_DISTINCT", cap)
     monkeypatch.setattr(reader_mod, "BLOCK", 4096)
+    monkeypatch.setattr(bulk, "BY_SHAPE_MIN", 0)
     done = []
     real = bulk.ShapeReader._by_shape
     monkeypatch.setattr(bulk.ShapeReader, "_by_shape", lambda self, *a: done.append(real(self, *a)) or done[-1])

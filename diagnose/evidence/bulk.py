@@ -35,6 +35,7 @@ if TYPE_CHECKING:       # pragma: no cover
 SHAPE_PART = 1 << 20        # bytes of a block read by shapes at a time
 MAX_KEYS = 10000            # dedupe keys made from templates that are remembered
 MAX_NEW = 256               # new shapes a part learns; a part with more is searched by the automaton
+BY_SHAPE_MIN = 200          # kept lines a part needs to be counted shape by shape (fewer: line by line is cheaper)
 LONG_PART = 64 << 10        # a part whose first line is this long reads that line on its own
 KEPT_PAST_CAP = frozenset([SIGNATURE, CODE])    # kinds of a new line kept past scan.MAX_DISTINCT
 #: bytes.translate: keep only the ASCII digits and the newlines
@@ -131,7 +132,8 @@ class ShapeReader:
                 gh = sum(entry[k].gh * shapes.count(k) for k in hits)
         if others:
             todo = list(compress(range(len(shapes)), map(others.__contains__, shapes)))
-            if all(entry[k].tpl is not None or entry[k].kind is EXACT and entry[k].clock is not None for k in others):
+            if len(todo) >= BY_SHAPE_MIN and all(entry[k].tpl is not None or entry[k].kind is EXACT and entry[k].clock is not None
+                                                 for k in others):
                 n = self._by_shape(todo, entry, text.translate(None, NOT_DIGITS_NL).split(b"\n"), text, orig, shapes,
                                    name, lineno, st, memo)
                 if n is not None:
