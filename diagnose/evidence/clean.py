@@ -2,7 +2,7 @@
 
 ``clean()`` removes what every rank, worker and retry prints differently around the same message:
 ANSI colours, per-rank prefixes (``(VllmWorker rank=3 pid=12)``, ``[rank3]:``, ``[default0]:``,
-``[1,3]<stderr>:``), log headers with timestamps, plog process ids and carriage-return progress
+``[1,3]<stderr>:``), log headers with timestamps, plog process and thread ids and carriage-return progress
 updates. ``dedupe_key()`` also folds numbers that vary between ranks (pids, devices, addresses)
 so that eight ranks printing the same failure become one line seen eight times.
 ``line_time()`` finds the timestamp, normalised so that strings sort in time order.
