@@ -240,7 +240,7 @@ class ShapeReader:
 
     def _by_shape(self, todo: list[int], entry: dict, digits: list[bytes], text: bytes, orig, shapes: list[bytes],
                   name: str, lineno: int, st: "_State", memo: ShapeMemo) -> "int | None":
-        """The lines ``todo`` of the part, every one a plog line of an EXACT shape (``_BY_SHAPE``), read as ``_lines``
+        """The lines ``todo`` of the part, every one a plog line (of a template or with a clock), read as ``_lines``
         reads them but with a pass per shape instead of a step per line: their times and keys by slices of their
         digits, counted per template key or line entry. Returns the error-word hits; None when some line would be
         read on its own (an invalid time, a line entry that is not sure or not bulk, a new kept line with codes):
