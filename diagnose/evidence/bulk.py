@@ -268,19 +268,12 @@ class ShapeReader:
                     groups.append([len(idx), min(times), idx[0], key_of[proj[0]], (), "", tpl.v, tpl, None])
                     continue
                 keys = list(map(key_of.__getitem__, proj))
-                earliest = dict(sorted(zip(keys, times), reverse=True))
-                firsts = dict(zip(reversed(keys), reversed(idx)))
-                for key, n in Counter(keys).items():
+                counts, earliest, firsts = _per_key(keys, times, idx)
+                for key, n in counts.items():
                     groups.append([n, earliest[key], firsts[key], key, (), "", tpl.v, tpl, None])
                 continue
             proj = list(map(itemgetter(slice(e.h, None)), ds))
-            counts = Counter(proj)
-            if len(counts) == 1:
-                earliest = {proj[0]: min(times)}
-                firsts = {proj[0]: idx[0]}
-            else:
-                earliest = dict(sorted(zip(proj, times), reverse=True))
-                firsts = dict(zip(reversed(proj), reversed(idx)))
+            counts, earliest, firsts = _per_key(proj, times, idx)
             for p, n in counts.items():
                 le = e.lines.get(p)
                 if le is None:
@@ -406,6 +399,15 @@ class ShapeReader:
             if time is None or not sc._count(st, name, v, time, le.rank):
                 sc._keep(st, name, lineno, raw.decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP], v, time,
                          None if time is None else le.rank)
+
+
+def _per_key(keys: list, times: "list[bytes]", idx: list[int]) -> "tuple[Counter, dict, dict]":
+    """For the lines ``idx`` of one shape, with these keys and times: the lines of each key, its earliest time
+    and its first line."""
+    counts = Counter(keys)
+    if len(counts) == 1:
+        return counts, {keys[0]: min(times)}, {keys[0]: idx[0]}
+    return counts, dict(sorted(zip(keys, times), reverse=True)), dict(zip(reversed(keys), reversed(idx)))
 
 
 def _lines_at(text: bytes, shapes: list[bytes], wanted: list[int]) -> "list[bytes] | dict[int, bytes]":

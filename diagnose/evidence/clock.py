@@ -40,12 +40,16 @@ class Clock:
         if self.year:
             ok = _VALID.get(t[:10])
             if ok is None:
-                ok = _remember(t[:10], t[:2] in (b"19", b"20") and _valid_mdh(t[4:10]))
+                ok = self._check(t[:10])
             return t[4:] + self._pad if ok else None
         ok = _VALID.get(t[:6])
         if ok is None:
-            ok = _remember(t[:6], _valid_mdh(t[:6]))
+            ok = self._check(t[:6])
         return t + self._pad if ok else None
+
+    def _check(self, head: bytes) -> bool:
+        """Whether the date and hour digits ``head`` (10 with the year, 6 without) make a valid time; remembered."""
+        return _remember(head, head[:2] in (b"19", b"20") and _valid_mdh(head[4:10]) if self.year else _valid_mdh(head))
 
     def all_valid(self, ds: "list[bytes]") -> bool:
         """Whether ``at`` finds a valid time in every one of the digit strings ``ds`` (each distinct date and
@@ -54,7 +58,7 @@ class Clock:
         for t in set(map(itemgetter(slice(self.ts, self.ts + n)), ds)):
             ok = _VALID.get(t)
             if ok is None:
-                ok = _remember(t, t[:2] in (b"19", b"20") and _valid_mdh(t[4:10]) if self.year else _valid_mdh(t))
+                ok = self._check(t)
             if not ok:
                 return False
         return True
