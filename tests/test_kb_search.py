@@ -63,3 +63,14 @@ def test_the_shipped_synonyms_read_chinese_reports_in_the_knowledges_words():
     with KnowledgeBase() as kb:
         terms = kb.normalizer.terms("多卡推理时量化模型精度下降，启动后崩溃")
     assert {"multi-card", "inference", "quantization", "accuracy", "startup", "crash"} <= set(terms), terms
+
+
+def test_a_missing_thing_reads_the_same_in_every_phrasing():
+    """'这个版本根本不存在' (this version does not exist at all), 'does not exist' and 'not found' say one thing."""
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    with KnowledgeBase() as kb:
+        n = kb.normalizer
+        assert n.terms("torch-npu 2.7.1.dev20250724 找不到")[-2:] == ["not", "found"]
+        assert n.terms("torch-npu 2.7.1.dev20250724 这个版本根本不存在")[-2:] == ["not", "found"]
+        assert n.terms("model path does not exist") == ["model", "path", "not", "found"]
