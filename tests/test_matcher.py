@@ -280,34 +280,6 @@ def test_a_launchers_wrapper_report_is_no_cause_and_goes_after_the_real_one(matc
     assert d.findings[0].score < 0.5
 
 
-CONTAINER_PROBLEM = '''
-[[problem]]
-id = "site-container-without-davinci"
-title.en = "Container started without the davinci device"
-title.zh = "容器启动时没有挂载 davinci 设备"
-summary.en = "The container cannot see the NPU."
-summary.zh = "容器里看不到 NPU。"
-root_cause.en = "docker run had no --device for the NPU."
-root_cause.zh = "docker run 没有为 NPU 加 --device。"
-severity = "error"
-hardware = ["any"]
-components = ["container"]
-codes = []
-symptoms.en = ["the container cannot open the NPU device"]
-symptoms.zh = ["启动容器时没挂 davinci 设备"]
-sources = ["https://www.hiascend.com/document/detail/zh/canncommercial/"]
-
-[[problem.fix]]
-kind = "permanent"
-summary.en = "Start the container with the NPU devices"
-summary.zh = "启动容器时挂载 NPU 设备"
-
-[[problem.fix.step]]
-en = "Add --device=/dev/davinci0 and the manager devices to docker run."
-zh = "docker run 加上 --device=/dev/davinci0 及管理设备。"
-'''
-
-
 def test_a_chinese_phrase_is_not_said_by_a_line_of_only_its_opening_words(tmp_path, kdir):
     """'启动容器' translates to two of the phrase's words (start, container); the rest of the phrase ('时没挂',
     'davinci', '设备') is what it says. A line '1. 启动容器' says none of that, so it is no evidence; a line
@@ -317,9 +289,14 @@ def test_a_chinese_phrase_is_not_said_by_a_line_of_only_its_opening_words(tmp_pa
     from ascend_doctor.kb.paths import KNOWLEDGE_DIR
     from ascend_doctor.kb.query import KnowledgeBase
 
+    from .test_kb_overlay import SITE_FILE
+
     shutil.copy(KNOWLEDGE_DIR / "synonyms.toml", kdir / "synonyms.toml")
-    p = kdir / "problems" / "kernel-os.toml"
-    p.write_text(p.read_text(encoding="utf-8") + CONTAINER_PROBLEM, encoding="utf-8")
+    site = SITE_FILE.replace('id = "site-nfs-model-dir-slow"', 'id = "site-container-without-davinci"').replace(
+        'symptoms.zh = ["从 /mnt/nfs-models 加载模型很慢"]', 'symptoms.zh = ["启动容器时没挂 davinci 设备"]').replace(
+        'name = "site"\n', '')         # a family of the shipped knowledge is named by its file
+    assert "启动容器时没挂" in site
+    (kdir / "problems" / "site.toml").write_text(site, encoding="utf-8")
     with KnowledgeBase(tmp_path / "kb.sqlite", knowledge_dir=kdir) as kb:
         d = run(kb, "1. 启动容器\n2. 进入容器")
         assert "site-container-without-davinci" not in [f.id for f in d.findings]
