@@ -157,16 +157,8 @@ class StallTracker:
         parts = _bar_parts(last)
         if parts is None:
             return False
-        seen = self._captures
-        pattern = seen.get(parts)
-        if pattern is None:
-            if len(seen) > MAX_BARS:
-                seen.clear()
-            seen[parts] = False                # seen once
-            return False
-        if pattern is False:
-            pattern = seen[parts] = _capture_pattern(*parts)
-        if pattern.fullmatch(body) is None:
+        pattern = self._pattern(parts)
+        if pattern is None or pattern.fullmatch(body) is None:
             return False
         key = parts[0] + b"\x00" + parts[1]
         self._pending.pop(key, None)            # re-insert: the dict keeps the order of last updates
@@ -177,14 +169,23 @@ class StallTracker:
         """Whether every carriage-return segment of ``body`` is an update of the bar of its last segment (then
         noting ``body``, or only its last segment, leaves the same last update of every bar); nothing is noted."""
         parts = _bar_parts(body[body.rfind(b"\r") + 1:])
-        if parts is None:
-            return False
-        pattern = self._captures.get(parts)
-        if not pattern:
-            if len(self._captures) > MAX_BARS:
-                self._captures.clear()
-            pattern = self._captures[parts] = _capture_pattern(*parts)
-        return pattern.fullmatch(body) is not None
+        return parts is not None and self._pattern(parts, now=True).fullmatch(body) is not None
+
+    def _pattern(self, parts: tuple[bytes, bytes], now: bool = False) -> "re.Pattern[bytes] | None":
+        """The pattern of a capture of only bar ``parts``'s updates, made the second time the bar is met (None the
+        first time: a log of one-off captures pays no compiling), or at once when ``now``."""
+        seen = self._captures
+        pattern = seen.get(parts)
+        if pattern:
+            return pattern
+        if pattern is None:
+            if len(seen) > MAX_BARS:
+                seen.clear()
+            if not now:
+                seen[parts] = False            # seen once
+                return None
+        pattern = seen[parts] = _capture_pattern(*parts)
+        return pattern
 
     def _flush(self) -> None:
         pending, self._pending = self._pending, {}
