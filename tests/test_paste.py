@@ -66,3 +66,16 @@ def test_a_plog_line_wrapped_after_its_header_is_one_line_again():
     pasted = "\n".join(w for ln in lines for w in textwrap.wrap(ln, 80, break_on_hyphens=False))
     assert pasted.split("\n")[1].startswith("[mindspore/lite/")        # the wrap broke after the header
     assert unpaste(pasted).split("\n") == lines
+
+
+def test_a_chinese_line_cut_at_80_columns_is_rejoined_and_the_heading_above_it_left_alone():
+    """Chinese has no spaces: a wrap may break between any two characters, so a line's first 'word' is its first
+    character. The issue form's heading above a cut Chinese line is a line of its own, not the start of the cut
+    line, and the cut line is one line again, with nothing put in where it was cut."""
+    said = ("在accelerate的state.py中，报错ModuleNotFoundError:No module named 'mindspore.comm func'，"
+            "但切换到MindSpore 2.3.1正常，没有向下兼容")
+    heading = "**Describe the bug/ 问题描述 (Mandatory / 必填)**"
+    text = "\n".join([heading] + [said[i:i + 80] for i in range(0, len(said), 80)] + ["", "- **Hardware**: Ascend 910b4"])
+    lines = unpaste(text).split("\n")
+    assert lines[0] == heading
+    assert lines[1] == said.replace("，", ",")

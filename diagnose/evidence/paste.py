@@ -6,8 +6,8 @@ letters (``：``, ``（``, ``ＥＲＲ``), zero-width characters, container-runt
 
 A wrap is undone only when the text shows one: with W the longest line (60 to 200 characters), at
 least two lines and 40% of the lines over 60 characters are within 12 of W (a wrap fills lines up to
-the width), or, with a single such line, the 80 columns of a default terminal; then a line is joined with the next when the next one's first word would not have fitted
-on it (which is why a wrap breaks there), unless the next line starts a new record (a time stamp, a log
+the width), or, with a single such line, the 80 columns of a default terminal; then a line is joined with the next when the next one's first word (a Chinese character is a word: Chinese
+breaks anywhere) would not have fitted on it (which is why a wrap breaks there), unless the next line starts a new record (a time stamp, a log
 level, ``[``, a vLLM worker prefix, ``Traceback``, ``File``, a list mark; but a CANN plog header alone is never a
 whole record) or the line is a table row.
 """
@@ -34,6 +34,9 @@ TERMINAL = 80      # the width to assume when a single line was cut (a default t
 TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)    # widths a terminal or a fold usually has
 SLACK = 12         # lines this close to the width show a wrap
 _CRI_PREFIX = re.compile(r"(?m)^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}) (?:stdout|stderr) [FP] ")
+#: the first word of a line, as a wrap sees it: Chinese has no spaces and breaks between any two characters,
+#: so a Chinese character is a word of its own
+_FIRST_WORD = re.compile(r"[\u3400-\u9fff]|[^ \u3400-\u9fff]*")
 _TAIL = re.compile(r"[A-Za-z]+$")
 _HEAD = re.compile(r"^[A-Za-z]+")
 
@@ -67,7 +70,7 @@ def unpaste(text: str, words: frozenset[str] = frozenset()) -> str:
             return False              # a table row (npu-smi) or a traceback's ^^^ marks are complete
         # a wrap breaks a line where its next word does not fit: the line plus that word passes the
         # width (a line cut inside a word fills it exactly)
-        word = len(line) - len(line.lstrip(" ")) + len(line.lstrip(" ").split(" ", 1)[0])
+        word = len(line) - len(line.lstrip(" ")) + len(_FIRST_WORD.match(line.lstrip(" ")).group(0))
         if len(prev) + 1 + word <= width:
             return False
         if _SENTENCE_END.search(prev) and _SENTENCE_START.match(line):
@@ -81,10 +84,13 @@ def unpaste(text: str, words: frozenset[str] = frozenset()) -> str:
     cut = [a for a, j in zip(lines, joins) if j]
     # (with one or two cut lines the share says little, the longest line being the width by definition: then
     # they must fill a terminal's usual width exactly)
+    # (only lines that reach the width count: a short line whose next line starts with a word too long for any
+    # line, a long URL, was not cut by the wrap)
+    cut = [a for a in cut if len(a) >= width - SLACK]
     if len(cut) >= 3:
         cut_anywhere = sum(len(a) == width for a in cut) >= 0.8 * len(cut)
     else:
-        cut_anywhere = width in TERMINAL_WIDTHS and all(len(a) == width for a in cut)
+        cut_anywhere = bool(cut) and width in TERMINAL_WIDTHS and all(len(a) == width for a in cut)
     out = [lines[0]]
     for prev, line, join in zip(lines, lines[1:], joins):
         if join:
