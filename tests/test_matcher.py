@@ -302,3 +302,11 @@ def test_a_chinese_phrase_is_not_said_by_a_line_of_only_its_opening_words(tmp_pa
         assert "site-container-without-davinci" not in [f.id for f in d.findings]
         d = run(kb, "启动容器的时候没有挂davinci设备，容器里看不到卡")
         assert "site-container-without-davinci" in [f.id for f in d.findings]
+
+
+def test_two_steps_of_starting_a_container_point_to_no_cause(matcher):
+    """'1. 启动容器 / 2. 进入容器' says nothing that is wrong. Cut into character pairs, 启动容器 gives 动容, which
+    is no word (the end of 启动 and the start of 容器) and rare in the knowledge only for that reason: it counts
+    little, so the two lines are no lead to a problem that happens to write 启动容器 (it was /dev/shm at 0.12)."""
+    d = run(matcher, "1. 启动容器\n2. 进入容器")
+    assert not d.findings, [(f.id, f.score, [e.detail for e in f.evidence]) for f in d.findings]

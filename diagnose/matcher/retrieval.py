@@ -110,6 +110,13 @@ RARE_POSTINGS = 5      # a term at most this many problems use is specific
 RARE_CJK_PAIR = 3      # a Chinese character pair at most this many problems use ...
 RARE_CJK_PAIR_FACTOR = 0.3   # ... counts this much of its IDF in a sentence's information to explain
 FULL_INFO = 12.0       # shared information (sum of IDF) that counts in full: about two rare terms
+#: a Chinese character pair is no word when, in the knowledge's own Chinese, it is rare next to its characters:
+#: fewer than this share of the rarer character's uses (境检 of 环境检查: 2 of 438; 检查: 387 of 438) ...
+PAIR_COHESION = 0.05
+#: ... and no more often than this many times chance (过大 "too large", of two common characters, is a word)
+PAIR_LIFT = 10.0
+#: the share of its IDF such a pair counts: it says a sentence and a problem share a run of characters, little more
+STRADDLE_FACTOR = 0.3
 
 
 @dataclass
@@ -140,7 +147,7 @@ class Retriever:
             # few hundred of the ~40,000 terms: spelling out all of them cost ~0.15 s a run)
             self.postings: dict[str, list[str]] = _Postings(ids, index["postings"])
             return
-        docs: dict[str, set[str]] = {}
+        texts: dict[str, str] = {}
         for p in problems:
             parts = [p.title.get("en", ""), p.title.get("zh", "")]
             parts += [s for lang in ("en", "zh") for s in p.symptoms.get(lang, [])]
@@ -153,14 +160,17 @@ class Retriever:
             parts.append(" ".join(p.codes))
             # the messages its signatures key on: a report quoting another version's wording still shares them
             parts += list((literals or {}).get(p.id, ()))
-            docs[p.id] = set(self.terms("\n".join(t for t in parts if t)))
+            texts[p.id] = "\n".join(t for t in parts if t)
+        docs = {pid: set(self.terms(text)) for pid, text in texts.items()}
+        straddles = _straddling_pairs(texts.values())       # counted at STRADDLE_FACTOR of their IDF
         self.n_docs = len(docs)
         df: Counter = Counter()
         for doc in docs.values():
             df.update(doc)
         n = max(len(docs), 1)
         self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5))
-                       * (CJK_FACTOR if CJK_RUN.match(t) else GENERIC_FACTOR if t in self.generic else 1.0)
+                       * (CJK_FACTOR * (STRADDLE_FACTOR if t in straddles else 1.0) if CJK_RUN.match(t)
+                          else GENERIC_FACTOR if t in self.generic else 1.0)
                     for t, d in df.items()}
         # a long document shares words with anything: its coverage counts a little less (BM25's idea)
         avg = sum(len(d) for d in docs.values()) / n
@@ -305,6 +315,22 @@ class Retriever:
         return out
 
 
+def _straddling_pairs(texts) -> set[str]:
+    """The Chinese character pairs of ``texts`` that are no word but the end of one and the start of the next
+    (境检 of 环境检查, 动容 of 启动容器, 复了 of 修复了), told apart by how the texts use them: rarely beside
+    their own characters (PAIR_COHESION) and not much more often than chance (PAIR_LIFT). Such a pair is rare in
+    the knowledge only because it is no word: at full weight it would count as a rare, telling term."""
+    chars: Counter = Counter()
+    pairs: Counter = Counter()
+    for text in texts:
+        for run in CJK_RUN.findall(text):
+            chars.update(run)
+            pairs.update(run[i:i + 2] for i in range(len(run) - 1))
+    total = max(sum(chars.values()), 1)
+    return {g for g, n in pairs.items()
+            if n < PAIR_COHESION * min(chars[g[0]], chars[g[1]]) and n * total < PAIR_LIFT * chars[g[0]] * chars[g[1]]}
+
+
 class _Postings(dict):
     """term -> the ids of the problems that use it, read from the index's places on first use."""
 
@@ -345,7 +371,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 15
+CACHE_VERSION = 16
 
 
 def cached(kb, problems, norm) -> Retriever:
