@@ -25,7 +25,7 @@ from ascend_doctor.kb.language.facts import FactSet
 from .model import LIKELY, CodeSummary, Diagnosis, Finding, FindingEvidence
 from .near import NEAR_FACTOR, NearMisses
 from .reasons import kind_word, say
-from .retrieval import GENERIC, IDENT, STOP, Retriever, is_command
+from .retrieval import CJK_RUN, GENERIC, IDENT, STOP, Retriever, is_command
 from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
 
@@ -127,7 +127,7 @@ class Matcher:
             sizes = []
             for ci, (_, _, n) in enumerate(self._symptom_index()):
                 words = _informative(n)
-                sizes.append(len(words) + sum((len(run) + 1) // 2 for run in _CJK_RUN.findall(n)))
+                sizes.append(len(words) + sum((len(run) + 1) // 2 for run in CJK_RUN.findall(n)))
                 for w in words:
                     words_at.setdefault(w, []).append(ci)
             self._words = words_at, sizes
@@ -578,7 +578,6 @@ _WORD_RE = re.compile(r"[a-z0-9][a-z0-9_.\-]*[a-z0-9]")
 #: the upper bounds of a version range (``>=0.9,<0.10`` -> 0.10)
 UPPER_BOUND = re.compile(r"<=?\s*([^,|\s]+)")
 _GRAM_TOKENS = re.compile(r"[\u3400-\u9fff]|[a-z0-9][a-z0-9_.\-]*")
-_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 
 
 @lru_cache(maxsize=8192)
