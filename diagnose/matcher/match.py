@@ -23,7 +23,7 @@ from ..evidence import CODE, ERROR_LINE, SIGNATURE, Evidence
 from ascend_doctor.kb.language.facts import FactSet
 
 from .model import LIKELY, CodeSummary, Diagnosis, Finding, FindingEvidence
-from .near import NEAR_FACTOR, NearMisses
+from .near import NEAR_FACTOR, NearMisses, near_tables
 from .reasons import kind_word, say
 from .retrieval import CJK_RUN, GENERIC, IDENT, STOP, Retriever, is_command
 from .retrieval import cached as cached_retriever
@@ -69,8 +69,9 @@ TIE_CAP = 0.49            # ... and a tie is no likely cause
 #: written from, such findings at "likely" were wrong six times in seven); scaled, not capped, so that
 #: the words still rank such problems among themselves (the words' best, AGREEMENT_MAX, stays below 0.5)
 WORDS_ONLY_FACTOR = 0.7
-SYMPTOM_INDEX_VERSION = 1     # bump when the normaliser changes what a phrase becomes
+SYMPTOM_INDEX_VERSION = 2     # bump when the normaliser, _informative or a phrase's size change
 IDENT_INDEX_VERSION = 2       # bump when IDENT or the texts it reads change
+NEAR_INDEX_VERSION = 1        # bump when near.near_tables changes
 #: the software stacks a user runs: a problem of one of them (vLLM-Ascend on a first-generation 910) is a
 #: candidate for a report's hardware only when the report names that stack
 STACKS = frozenset("""vllm vllm-ascend mindie mindie-service sglang mindspore mindspore-lite mindformers
@@ -90,7 +91,12 @@ class Matcher:
 
     @cached_property
     def _near(self) -> NearMisses:
-        return NearMisses(self.compiled.literal_of)
+        """Made from the signatures' literals once per knowledge and kept beside the database."""
+        from ascend_doctor.kb.index_cache import cached_index
+
+        tables = cached_index(self.kb, "near", NEAR_INDEX_VERSION, lambda: near_tables(self.compiled.literal_of),
+                              lambda x: isinstance(x, list) and len(x) == 2 and all(isinstance(t, dict) for t in x))
+        return NearMisses(tables=tables)
 
     @property
     def patterns(self):
@@ -99,38 +105,36 @@ class Matcher:
     # -- signals ---------------------------------------------------------------------------------
     def _symptom_index(self) -> list[tuple[str, str, str]]:
         """(problem id, symptom phrase, the phrase normalised) for every phrase of two terms or more; read
-        from beside the database when made from the same knowledge (normalising them all takes ~0.5 s)."""
+        from beside the database when made from the same knowledge (normalising them all takes ~0.5 s), with
+        each phrase's informative words and size (``_phrase_words``)."""
         if self._symptoms is None:
             from ascend_doctor.kb.index_cache import cached_index
 
-            def build() -> list[list[str]]:
+            def build() -> list[list]:
                 out = []
                 for p in self.problems.values():
                     for _lang, items in p.symptoms.items():
                         for s in items:
                             if len(self.norm.terms(s)) >= 2:
-                                out.append([p.id, s, " ".join(self.norm.normalize(s).split())])
+                                n = " ".join(self.norm.normalize(s).split())
+                                words = sorted(_informative(n))
+                                out.append([p.id, s, n, words, _phrase_size(n, words)])
                 return out
 
             rows = cached_index(self.kb, "symptoms", SYMPTOM_INDEX_VERSION, build,
-                                lambda x: isinstance(x, list) and all(isinstance(r, list) and len(r) == 3 for r in x))
-            self._symptoms = [tuple(r) for r in rows]
+                                lambda x: isinstance(x, list) and all(isinstance(r, list) and len(r) == 5 for r in x))
+            self._symptoms = [(r[0], r[1], r[2]) for r in rows]
+            words_at: dict[str, list[int]] = {}
+            for ci, r in enumerate(rows):
+                for w in r[3]:
+                    words_at.setdefault(w, []).append(ci)
+            self._words = words_at, [r[4] for r in rows]
         return self._symptoms
 
     def _phrase_words(self) -> tuple[dict[str, list[int]], list[int]]:
         """(informative word -> the index positions of the symptom phrases that hold it, how many words each
-        phrase says), made once. A phrase's Chinese that no synonym translated counts as words too, one per two
-        characters: '启动容器时没挂 davinci 设备' says more than 'start container davinci device', so a line
-        '1. 启动容器' holds two of its six words, not two of four."""
-        if self._words is None:
-            words_at: dict[str, list[int]] = {}
-            sizes = []
-            for ci, (_, _, n) in enumerate(self._symptom_index()):
-                words = _informative(n)
-                sizes.append(len(words) + sum((len(run) + 1) // 2 for run in CJK_RUN.findall(n)))
-                for w in words:
-                    words_at.setdefault(w, []).append(ci)
-            self._words = words_at, sizes
+        phrase says (``_phrase_size``)), made with the phrases."""
+        self._symptom_index()
         return self._words
 
     def _cjk_symptoms(self) -> list[tuple[int, set[str], frozenset[str]]]:
@@ -586,6 +590,13 @@ def _informative(text: str) -> frozenset[str]:
     words of generic framework messages)."""
     return frozenset(w for w in _WORD_RE.findall(text.lower())
                      if w not in STOP and w not in GENERIC)
+
+
+def _phrase_size(normalised: str, words) -> int:
+    """How many words a symptom phrase says: its informative words, and its Chinese that no synonym translated,
+    one word per two characters: '启动容器时没挂 davinci 设备' says more than 'start container davinci device',
+    so a line '1. 启动容器' holds two of its six words, not two of four."""
+    return len(words) + sum((len(run) + 1) // 2 for run in CJK_RUN.findall(normalised))
 
 
 def _grams(text: str) -> set[str]:

@@ -39,20 +39,30 @@ class NearMiss:
     overlap: float
 
 
+def near_tables(literal_of: dict[str, str]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """(signature id -> the words of its literal, anchor token -> the signatures it tells apart) for the
+    signatures whose literal is long enough to be matched loosely; plain data, kept beside the database."""
+    words_of: dict[str, list[str]] = {}
+    by_anchor: dict[str, set[str]] = {}
+    for sid, literal in literal_of.items():
+        words = _tokens(literal)
+        camel = {t.lower() for t in _TOKEN.findall(literal) if re.search(r"[a-z][A-Z]", t) and len(t) >= 6}
+        if len(words) < MIN_WORDS:
+            continue
+        words_of[sid] = sorted(set(words))
+        for tok in set(words):
+            if _identifier_like(tok) or tok in camel:
+                by_anchor.setdefault(tok, set()).add(sid)
+    anchors = {tok: sorted(sids) for tok, sids in by_anchor.items() if len(sids) <= MAX_ANCHOR_SIGNATURES}
+    return words_of, anchors
+
+
 class NearMisses:
-    def __init__(self, literal_of: dict[str, str]):
-        self._words: dict[str, frozenset[str]] = {}
-        by_anchor: dict[str, set[str]] = {}
-        for sid, literal in literal_of.items():
-            words = _tokens(literal)
-            camel = {t.lower() for t in _TOKEN.findall(literal) if re.search(r"[a-z][A-Z]", t) and len(t) >= 6}
-            if len(words) < MIN_WORDS:
-                continue
-            self._words[sid] = frozenset(words)
-            for tok in set(words):
-                if _identifier_like(tok) or tok in camel:
-                    by_anchor.setdefault(tok, set()).add(sid)
-        self._anchors = {tok: sids for tok, sids in by_anchor.items() if len(sids) <= MAX_ANCHOR_SIGNATURES}
+    def __init__(self, literal_of: dict[str, str] | None = None,
+                 tables: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None):
+        words_of, anchors = tables if tables is not None else near_tables(literal_of or {})
+        self._words: dict[str, frozenset[str]] = {sid: frozenset(w) for sid, w in words_of.items()}
+        self._anchors = anchors
         # a line holds an anchor token only if its lower case holds the anchor's text: one automaton search tells
         # the many lines that hold none (most of a plog's kept lines) without splitting them into tokens
         self._any_anchor = (ahocorasick_rs.AhoCorasick(list(self._anchors),
