@@ -7,7 +7,10 @@
    K101 error    user-facing text mentions internal material ("(seed)", reference/, seeds/, samples/ paths)
    K102 warning  a problem that is not benign has no signature copied from a public log (``source``), and
                  does not say it prints no message of its own (``silent``)
-   K103 warning  two problems look like the same problem (same title, or the same signature)
+   K103 error    two problems look like the same problem: the same title, or the same signature unless the two
+                 name each other as related and the line weighs at most SHARED_LINE_MAX in both (a line two
+                 distinct causes print, 'libascend_hal.so: cannot open' on a host without a driver or in a
+                 container without its mounts, told apart by the rest of the evidence)
    K104 error    a disruptive command (reboot, restart, uninstall, kill, reset, sysctl, swap off) is the first step
                  of a fix, or its step does not start with a warning in both languages
    K105 warning  a compatibility row cites a source that is not an official page of the vendor or project
@@ -102,7 +105,11 @@ def quality_findings(kn) -> list[LintFinding]:
         out.append(LintFinding(getattr(obj, "file", ""), getattr(obj, "line", 1), code, severity, message))
 
     titles: dict[str, str] = {}
-    regexes: dict[str, str] = {}
+    regexes: dict[str, tuple[str, float]] = {}
+    related = {p.id: set(p.related) for p in kn.problems}
+
+    def shared_on_purpose(a: str, wa: float, b: str, wb: float) -> bool:
+        return (b in related.get(a, ()) or a in related.get(b, ())) and max(wa, wb) <= SHARED_LINE_MAX
     for p in kn.problems:
         texts = [*p.title.values(), *p.summary.values(), *p.root_cause.values(),
                  *(s for lst in p.symptoms.values() for s in lst),
@@ -114,12 +121,15 @@ def quality_findings(kn) -> list[LintFinding]:
             add(p, "K102", "warning", f"problem {p.id!r} has no signature copied from a public log (signature source)")
         key = _title_key(p.title.get("en", ""))
         if key in titles:
-            add(p, "K103", "warning", f"problem {p.id!r} has the same title as {titles[key]!r}")
+            add(p, "K103", "error", f"problem {p.id!r} has the same title as {titles[key]!r}")
         titles.setdefault(key, p.id)
         for s in p.signatures:
-            if s.regex in regexes and regexes[s.regex] != p.id:
-                add(p, "K103", "warning", f"problem {p.id!r} has the same signature as {regexes[s.regex]!r}: {s.literal!r}")
-            regexes.setdefault(s.regex, p.id)
+            other, w = regexes.get(s.regex, (p.id, s.weight))
+            if other != p.id and not shared_on_purpose(p.id, s.weight, other, w):
+                add(p, "K103", "error", f"problem {p.id!r} has the same signature as {other!r}: {s.literal!r} "
+                                        "(merge them, or name each other as related with the line at most "
+                                        f"{SHARED_LINE_MAX})")
+            regexes.setdefault(s.regex, (p.id, s.weight))
         for f in p.fixes:
             for i, st in enumerate(f.steps):
                 if DISRUPTIVE.search(st.command or "") and (
