@@ -170,6 +170,16 @@ def test_a_line_a_signature_explains_is_no_word_evidence_for_another_problem(mat
     assert all(f.score < 0.3 for f in d.findings[1:]), [(f.id, f.score) for f in d.findings[:3]]
 
 
+def test_an_identifier_on_a_line_a_signature_matched_is_that_line_counted_once(matcher):
+    """A launch script that sets VLLM_ASCEND_ENABLE_FUSED_MC2=1: the signature of the fused-MC2 problem matches the
+    line (a setting worth a look, not a failure); the variable's name on the same line must not count a second
+    time as 'the report names it', which made the setting alone a likely cause (0.51)."""
+    d = run(matcher, "export VLLM_ASCEND_ENABLE_FUSED_MC2=1\nvllm serve /models/DeepSeek-R1 --data-parallel-size 4")
+    top = d.findings[0]
+    assert top.id == "fused-mc2-multi-dp-overload" and top.score < 0.5, [(f.id, f.score) for f in d.findings[:3]]
+    assert [e.kind for e in top.evidence] == ["signature"], top.evidence
+
+
 def test_another_versions_wording_of_a_signature_line_counts_less_but_counts(matcher):
     """near.py: a line that holds a signature's rare anchor (c10_npu::SetDevice) and most of its words is
     the same failure printed by another release; an exact match still counts more."""

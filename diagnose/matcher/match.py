@@ -316,6 +316,10 @@ class Matcher:
             pids = self._ident_index.get(ident, [])
             if not pids or len(pids) > IDENT_MAX_PROBLEMS:
                 continue
+            # a line a signature matched counts once, for that signature's problem: an identifier named only on
+            # such lines is no more evidence (for that problem it is the same line, for another, no evidence)
+            if signed_any and all(_within(t, signed_any) for t in texts if ident in t.lower()):
+                continue
             for pid in pids:
                 add(pid, FindingEvidence("symptom", "<text>", 0, ident, IDENT_WEIGHT / math.sqrt(len(pids)),
                                  detail=say("names", lang, ident=ident)))
