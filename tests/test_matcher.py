@@ -180,6 +180,23 @@ def test_an_identifier_on_a_line_a_signature_matched_is_that_line_counted_once(m
     assert [e.kind for e in top.evidence] == ["signature"], top.evidence
 
 
+def test_torchs_wrapper_around_a_failed_torch_npu_import_is_no_likely_cause_of_its_own(matcher):
+    """'Failed to load the backend extension: torch_npu' is what torch prints around any failure of import torch_npu
+    (here a triton broken by uninstalling the community wheel, vllm-ascend PR 7790): the set_env problem whose
+    signature and symptom phrase both name that line counts it once, and weakly, so it is no likely cause."""
+    text = """    common_constant_types.add(triton.language.dtype)
+AttributeError: module 'triton' has no attribute 'language'
+
+The above exception was the direct cause of the following exception:
+
+RuntimeError: Failed to load the backend extension: torch_npu. You can disable extension auto-loading with TORCH_DEVICE_BACKEND_AUTOLOAD=0."""
+    d = run(matcher, text)
+    env = next(f for f in d.findings if f.id == "cann-env-not-sourced")
+    assert env.score < 0.5, [(f.id, f.score) for f in d.findings[:3]]
+    wrapper = [e for e in env.evidence if "Failed to load the backend extension" in e.text]
+    assert [e.kind for e in wrapper] == ["signature"], wrapper
+
+
 def test_another_versions_wording_of_a_signature_line_counts_less_but_counts(matcher):
     """near.py: a line that holds a signature's rare anchor (c10_npu::SetDevice) and most of its words is
     the same failure printed by another release; an exact match still counts more."""

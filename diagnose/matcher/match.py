@@ -283,7 +283,8 @@ class Matcher:
         prose = [(p, None) for p in ev.prose[:100] if not is_command(p)]
         for pid, ss in self._symptom_hits(prose, PROSE_MAX, lang).items():
             for s in ss:
-                add(pid, s)
+                if not explained(pid, s.text):      # a signature's line counts once, as the signature
+                    add(pid, s)
         # the report's words: which problems its title and sentences are about (retrieval.py)
         errs_text = [ln.text for ln in ev.first_errors(10)]
         for pid, h in self._retriever.retrieve(ev.title, ev.prose[:100] + errs_text).items():
