@@ -197,6 +197,17 @@ RuntimeError: Failed to load the backend extension: torch_npu. You can disable e
     assert [e.kind for e in wrapper] == ["signature"], wrapper
 
 
+def test_a_code_on_the_line_its_problems_signature_matched_is_that_line_counted_once(matcher):
+    """'dcmi module initialize failed. ret is -8005': the signature of the problem is this line with its code; the
+    code -8005 on the same line is no second clue for the same problem (it still lists among the report's codes):
+    counted twice, a catch-all code's line plus two device paths the report names made a likely cause."""
+    d = run(matcher, "npu-smi: dcmi module initialize failed. ret is -8005")
+    top = d.findings[0]
+    assert top.id == "npu-occupied-by-other-container" and top.score < 0.5, [(f.id, f.score) for f in d.findings[:3]]
+    assert set(top.parts) == {"signature"}, top.parts
+    assert [c.code for c in d.codes] == ["-8005"]
+
+
 def test_another_versions_wording_of_a_signature_line_counts_less_but_counts(matcher):
     """near.py: a line that holds a signature's rare anchor (c10_npu::SetDevice) and most of its words is
     the same failure printed by another release; an exact match still counts more."""

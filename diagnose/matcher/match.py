@@ -275,6 +275,8 @@ class Matcher:
                                               meaning, sorted(linked | ranged)))
             ln = self._line_of(ev, hit)
             for pid, w, n in _code_weights(linked, ranged, generic):
+                if hit.text and hit.text in signed.get(pid, ()):
+                    continue        # the problem's own signature matched this line: it counts once, as that
                 add(pid, FindingEvidence("code", hit.source, hit.line, hit.text, w,
                                  detail=say("code", lang, code=hit.code, family=hit.family, n=n)
                                         + (say("catch_all", lang) if generic else ""),
