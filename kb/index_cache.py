@@ -1,5 +1,6 @@
 """Values derived from the knowledge (the problems as the matcher reads them, the retriever's index, the
-normalised symptom phrases, the identifiers each problem names), kept in a JSON file beside the database:
+normalised symptom phrases and their words, the identifiers each problem names, the signatures' near-miss
+anchors), kept in a JSON file beside the database:
 computing them costs a few tenths of a second per run, reading them a few milliseconds. A file made from other
 knowledge (its content hash) or by another shape of the index (its version) is ignored and replaced; nothing is
 written when the directory is read-only."""
