@@ -5,8 +5,10 @@
 3. Quality rules over the whole knowledge, each with a code:
 
    K101 error    user-facing text mentions internal material ("(seed)", reference/, seeds/, samples/ paths)
-   K102 warning  a problem that is not benign has no signature copied from a public log (``source``), and
-                 does not say it prints no message of its own (``silent``)
+   K102 error    a problem that is not benign has no signature copied from a public log (``source``), and
+                 does not say it prints no message of its own (``silent``); a warning for the shipped problems
+                 listed in knowledge/ungrounded.toml (searched for, not found yet) and for overlays (a site's
+                 own knowledge comes from its own runbooks)
    K103 error    two problems look like the same problem: the same title, or the same signature unless the two
                  name each other as related and the line weighs at most SHARED_LINE_MAX in both (a line two
                  distinct causes print, 'libascend_hal.so: cannot open' on a host without a driver or in a
@@ -14,6 +16,8 @@
    K104 error    a disruptive command (reboot, restart, uninstall, kill, reset, sysctl, swap off) is the first step
                  of a fix, or its step does not start with a warning in both languages
    K105 warning  a compatibility row cites a source that is not an official page of the vendor or project
+   K107 warning  knowledge/ungrounded.toml lists a problem that is grounded now, silent, benign or gone:
+                 take it out
    K106 error    a signature weighs more than SHARED_LINE_MAX although it also matches a line another
                  problem's signature was copied from, or a line another problem quotes as its symptom: the
                  line does not tell the two apart, so neither should decide on it alone (lower the weight or
@@ -98,7 +102,20 @@ def _title_key(title: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+|[\u3400-\u9fff]", title.lower()))
 
 
-def quality_findings(kn) -> list[LintFinding]:
+#: the shipped problems known to lack a real-line signature (K102 warns for them, errs for any other)
+UNGROUNDED = "ungrounded.toml"
+
+
+def ungrounded(knowledge_dir: Path) -> frozenset[str]:
+    """The problem ids knowledge_dir/ungrounded.toml lists (none when it is absent)."""
+    path = knowledge_dir / UNGROUNDED
+    if not path.is_file():
+        return frozenset()
+    return frozenset(tomllib.loads(path.read_text(encoding="utf-8")).get("problems", []))
+
+
+def quality_findings(kn, pending: frozenset[str] = frozenset()) -> list[LintFinding]:
+    """``pending``: the shipped problems known to lack a real-line signature (``ungrounded``)."""
     out: list[LintFinding] = []
 
     def add(obj, code: str, severity: str, message: str) -> None:
@@ -117,8 +134,16 @@ def quality_findings(kn) -> list[LintFinding]:
         hits = sorted({m.group(0) for t in texts for m in INTERNAL.finditer(t)})
         if hits:
             add(p, "K101", "error", f"problem {p.id!r} shows internal material to users: {', '.join(hits)}")
-        if p.severity != "info" and p.family != "benign" and not p.silent and not any(s.source for s in p.signatures):
-            add(p, "K102", "warning", f"problem {p.id!r} has no signature copied from a public log (signature source)")
+        needs_line = p.severity != "info" and p.family != "benign" and not p.silent
+        if needs_line and not any(s.source for s in p.signatures):
+            known = p.origin != "builtin" or p.id in pending
+            add(p, "K102", "warning" if known else "error",
+                f"problem {p.id!r} has no signature copied from a public log (signature source)"
+                + ("" if known else f"; give it one, mark it silent, or (searched for, none found) list it in {UNGROUNDED}"))
+        elif p.id in pending:
+            add(p, "K107", "warning", f"problem {p.id!r} is listed in {UNGROUNDED} but "
+                                      + ("is silent or benign" if not needs_line else "has a real-line signature now")
+                                      + ": take it out of the list")
         key = _title_key(p.title.get("en", ""))
         if key in titles:
             add(p, "K103", "error", f"problem {p.id!r} has the same title as {titles[key]!r}")
@@ -178,7 +203,12 @@ def lint(knowledge_dir: Path, overlays: Iterable[Path] = (), root_for_display: P
             found += schema_findings(path, _display(path, base), kind, kn.vocabulary)
     for path in overlays:
         found += schema_findings(path, path.name, "overlay", kn.vocabulary)
-    found += quality_findings(kn)
+    pending = ungrounded(knowledge_dir)
+    found += quality_findings(kn, pending)
+    ids = {p.id for p in kn.problems}
+    found += [LintFinding(_display(knowledge_dir / UNGROUNDED, base), 1, "K107", "warning",
+                          f"{UNGROUNDED} lists {pid!r}, which is no problem of the knowledge: take it out")
+              for pid in sorted(pending - ids)]
     return sorted(set(found), key=lambda f: (f.file, f.line, f.code, f.message))
 
 
