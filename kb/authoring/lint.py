@@ -16,12 +16,12 @@
    K104 error    a disruptive command (reboot, restart, uninstall, kill, reset, sysctl, swap off) is the first step
                  of a fix, or its step does not start with a warning in both languages
    K105 warning  a compatibility row cites a source that is not an official page of the vendor or project
-   K107 warning  knowledge/ungrounded.toml lists a problem that is grounded now, silent, benign or gone:
-                 take it out
    K106 error    a signature weighs more than SHARED_LINE_MAX although it also matches a line another
                  problem's signature was copied from, or a line another problem quotes as its symptom: the
                  line does not tell the two apart, so neither should decide on it alone (lower the weight or
                  make the regex specific)
+   K107 warning  knowledge/ungrounded.toml lists a problem that is grounded now, silent, benign or gone:
+                 take it out
 """
 from __future__ import annotations
 
