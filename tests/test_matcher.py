@@ -208,6 +208,17 @@ def test_a_code_on_the_line_its_problems_signature_matched_is_that_line_counted_
     assert [c.code for c in d.codes] == ["-8005"]
 
 
+def test_a_version_of_a_stacks_package_the_report_states_names_that_stack(matcher):
+    """'v0.11.0rc0-310p' (the vLLM-Ascend image tag) says which stack runs on the 310P as surely as its name: the
+    310P problems of vLLM-Ascend are candidates, as they are for a report that writes 'vllm-ascend'."""
+    text = ("v0.11.0rc0-310p拉起qwen vl 8B 报错 EL0004: [PID: 14004] 2025-11-06-01:17:59.527.855 "
+            "Failed to allocate memory.")
+    ids = [f.id for f in run(matcher, text).findings]
+    named = [f.id for f in run(matcher, "vllm-ascend " + text).findings]
+    assert "vllm-ascend-310p-broken-after-v0100rc1" in named
+    assert "vllm-ascend-310p-broken-after-v0100rc1" in ids, ids
+
+
 def test_another_versions_wording_of_a_signature_line_counts_less_but_counts(matcher):
     """near.py: a line that holds a signature's rare anchor (c10_npu::SetDevice) and most of its words is
     the same failure printed by another release; an exact match still counts more."""

@@ -72,6 +72,9 @@ WORDS_ONLY_FACTOR = 0.7
 SYMPTOM_INDEX_VERSION = 2     # bump when the normaliser, _informative or a phrase's size change
 IDENT_INDEX_VERSION = 2       # bump when IDENT or the texts it reads change
 NEAR_INDEX_VERSION = 1        # bump when near.near_tables changes
+#: the version facts that name the stack they are a version of, when the report states them
+STATED_STACKS = {"pkg.vllm_ascend": "vllm-ascend", "pkg.vllm": "vllm", "pkg.sglang": "sglang",
+                 "pkg.mindspore": "mindspore", "mindie.version": "mindie"}
 #: the software stacks a user runs: a problem of one of them (vLLM-Ascend on a first-generation 910) is a
 #: candidate for a report's hardware only when the report names that stack
 STACKS = frozenset("""vllm vllm-ascend mindie mindie-service sglang mindspore mindspore-lite mindformers
@@ -331,7 +334,10 @@ class Matcher:
 
         def named_stacks() -> set[str]:
             if not stacks_of_report:
-                stacks_of_report.append(stacks_named("\n".join(text for _name, text in ev.heads)))
+                # by name, or by a version of its package the report states ('v0.11.0rc0-310p' image tag)
+                stated = {stack for key, stack in STATED_STACKS.items()
+                          if (f := facts.get(key)) is not None and f.ok and f.value and _stated(f)}
+                stacks_of_report.append(stacks_named("\n".join(text for _name, text in ev.heads)) | stated)
             return stacks_of_report[0]
         # the environment check's findings on this machine
         for pid, (rule, status, message) in (failing or {}).items():
