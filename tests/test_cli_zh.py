@@ -16,7 +16,8 @@ DATA_WORDS = {"the", "not", "and", "for", "from", "error", "failed", "found", "n
               "initialize", "code", "internal", "type", "version", "warning", "critical", "socket", "timeout",
               "connection", "call", "fusion", "compile", "operator", "with", "one", "only", "all", "any", "unset",
               "mode", "host", "line", "time", "table", "name", "text", "path", "rules", "rule", "check", "group",
-              "match", "out", "kernel", "firmware", "driver", "container", "stack", "memory", "process", "too"}
+              "match", "out", "kernel", "firmware", "driver", "container", "stack", "memory", "process", "too",
+              "search"}
 
 #: English of the condition language and the probes that these outputs quote (compatibility rows, fleet
 #: notes, fact details: machine-speak not yet written in both languages), per command
