@@ -382,6 +382,8 @@ def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
     for _name, text in heads:
         last = -2                  # the line number of the last prose line kept
         for i, line in enumerate(text.splitlines()):
+            if line[:1] == "[" and not cl.ISSUE_TAG.match(line):
+                continue           # a log record ([ERROR] RUNTIME(...), [rank0]:): never prose, nor a form label
             if cl.FORM_LABEL.match(line):
                 continue
             s = cl.strip_issue_tags(line) if line.lstrip()[:1] in ("[", "【", "#") else line.strip()
