@@ -307,6 +307,7 @@ class Matcher:
         # in the report, the rarer across the knowledge the stronger
         texts = ev.prose[:100] + [ln.text for ln in ev.lines[:200]]
         idents = {m.group(0).lower() for t in texts for m in IDENT.finditer(t)}
+        lowered = [(t, t.lower()) for t in texts] if signed_any else []
         # a code by its symbolic name (ACL_ERROR_RT_DEV_SETUP_ERROR is 507033) counts as the code
         seen_codes = {(c.family, c.code) for c in code_summaries}
         for ident in sorted(i for i in idents if i.upper().startswith(CODE_NAME_PREFIXES)):
@@ -324,7 +325,7 @@ class Matcher:
                 continue
             # a line a signature matched counts once, for that signature's problem: an identifier named only on
             # such lines is no more evidence (for that problem it is the same line, for another, no evidence)
-            if signed_any and all(_within(t, signed_any) for t in texts if ident in t.lower()):
+            if signed_any and all(_within(t, signed_any) for t, low in lowered if ident in low):
                 continue
             for pid in pids:
                 add(pid, FindingEvidence("symptom", "<text>", 0, ident, IDENT_WEIGHT / math.sqrt(len(pids)),
