@@ -16,8 +16,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, reduce
 from typing import Any
+
+import ahocorasick_rs
 
 from ..evidence import CODE, ERROR_LINE, SIGNATURE, Evidence
 from ascend_doctor.kb.language.facts import FactSet
@@ -703,22 +705,28 @@ def suggest_query(ev: Evidence, codes: list[CodeSummary]) -> str:
 
 
 
-def _spelled(stack: str) -> str:
-    """A stack's name in any spelling: ``llama-factory`` as LLaMA-Factory, llamafactory or llama_factory."""
-    return re.escape(stack).replace(r"\-", "[-_ ]?")
+#: every spelling of every stack's name, in lower case: ``llama-factory`` also as llama_factory, "llama factory"
+#: and llamafactory
+_SPELLINGS = {v.encode(): c for c in STACKS
+              for v in reduce(lambda vs, part: [v + sep + part for v in vs for sep in ("-", "_", " ", "")],
+                              c.split("-")[1:], [c.split("-")[0]])}
+_SPELLING_STACK = list(_SPELLINGS.values())
+_ALNUM = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
 
 
-#: one pattern per stack ...
-_STACK_RE = {c: re.compile(r"(?<![A-Za-z0-9])" + _spelled(c) + r"(?![A-Za-z0-9])", re.I) for c in STACKS}
-#: ... and all of them in one, the longest first, over the text in lower case, the boundaries outside the
-#: alternatives (re.I, or a look-behind per alternative, at every position of a MiB cost ~0.6 s)
-_ANY_STACK = re.compile(r"(?<![a-z0-9])(?:" + "|".join(_spelled(c) for c in sorted(STACKS, key=lambda c: (-len(c), c)))
-                        + r")(?![a-z0-9])")
+@lru_cache(maxsize=1)
+def _stack_automaton() -> "ahocorasick_rs.BytesAhoCorasick":
+    return ahocorasick_rs.BytesAhoCorasick(list(_SPELLINGS))
 
 
 def stacks_named(text: str) -> set[str]:
-    """The STACKS a report names. The text is searched once for any of them; which ones each spelling found
-    names is then read from the spellings alone ("vllm-ascend" names vLLM-Ascend and vLLM: no stack's name
-    starts inside another's, so the spellings found hold every stack the text names)."""
-    found = {m.group(0) for m in _ANY_STACK.finditer(text.lower())}
-    return {c for c, r in _STACK_RE.items() if any(r.search(f) for f in found)}
+    """The STACKS a report names: a spelling of a stack's name with no letter or digit on either side. One pass of
+    an Aho-Corasick automaton over the text in lower case (a regex with a look-behind at every position read
+    4 MB of plog heads at ~45 MB/s; this, ~400 MB/s)."""
+    data = text.lower().encode("utf-8", "replace")
+    n = len(data)
+    found = set()
+    for i, start, end in _stack_automaton().find_matches_as_indexes(data, overlapping=True):
+        if not ((start and data[start - 1] in _ALNUM) or (end < n and data[end] in _ALNUM)):
+            found.add(_SPELLING_STACK[i])
+    return found
