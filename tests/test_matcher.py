@@ -126,6 +126,25 @@ def test_benign_warning_goes_after_the_failure_the_user_describes(matcher):
     assert benign.problem.severity == "info"
 
 
+def test_a_report_titled_with_a_harmless_warning_gets_that_warning_first(matcher):
+    """An issue whose title is the warning it asks about (three real reports: a CPU fallback warning, a
+    MindSpore Lite converter message, vLLM-Ascend's DP log lines) while its body pastes the launch command:
+    the benign explanation of the title goes first; the words of the command alone do not push it below a
+    failure."""
+    from .conftest import ROOT
+    from ascend_doctor.kb.toml import tomllib
+
+    cases = ROOT / "tests" / "diagnosis_cases" / "dev"
+    for name in ("sgl-k14-torch-npu-cosyvoice-cpu-fallback-slow", "mindspore-lite-mindir-convert-read-onnx-benign",
+                 "vllm-ascend-dp-log-only-some-engines"):
+        with open(cases / f"{name}.toml", "rb") as fh:
+            case = tomllib.load(fh)
+        d = run(matcher, case["input"])
+        expected = case["expected"] if isinstance(case["expected"], list) else [case["expected"]]
+        assert d.findings and d.findings[0].id in expected, (name, [(f.id, f.score) for f in d.findings[:3]])
+        assert d.findings[0].score < 0.5            # a harmless warning is explained, never a likely cause
+
+
 def test_the_machines_failing_check_is_a_cause_and_rules_out_another_container(cli):
     """diagnose on a container started without its management nodes: -8005 is their doing, not another
     container's (the check's own judgement), and the missing nodes are listed."""

@@ -385,8 +385,16 @@ class Matcher:
         # a benign warning explains a line but is not why a run failed: it goes after the failures the
         # evidence also supports outside the lines the warnings explain (a failure whose only evidence is the
         # warning's own line, read as words, does not push that warning down)
+        # ... unless the report's title is what the benign problem explains and the failure has only words
+        # elsewhere (an issue titled with the warning, whose body pastes the launch command)
+        title = ev.title.strip()
+
+        def on_title(f: Finding) -> bool:
+            return bool(title) and any(e.text.strip() == title for e in f.evidence)
+        benign_title = any(f.problem.severity == "info" and on_title(f) for f in findings)
         failure = any(f.problem.severity != "info" and _yield_score(f) >= BENIGN_YIELD and
-                      any(not _within(e.text, harmless) for e in f.evidence if e.kind != "fact")
+                      any(not _within(e.text, harmless) for e in f.evidence if e.kind != "fact") and
+                      not (benign_title and _words_only(f.parts, f.hinted) and not on_title(f))
                       for f in findings)
         # on equal scores, a problem of a stack the report names goes first (a LLaMA-Factory report, two
         # problems tied on the same words: the LLaMA-Factory one); then the earlier evidence
