@@ -382,11 +382,12 @@ class Matcher:
         evidence_of = {pid: ss for pid, ss in evidence_of.items() if not (pid in hardware_only and len(ss) == 1)}
         findings = [self._score(pid, ss, facts, lang) for pid, ss in evidence_of.items()]
         findings = [f for f in findings if f.score >= MIN_SCORE]
-        # a benign warning explains a line but is not why a run failed: it goes after the failures the
-        # evidence also supports outside the lines the warnings explain (a failure whose only evidence is the
-        # warning's own line, read as words, does not push that warning down)
-        # ... unless the report's title is what the benign problem explains and the failure has only words
-        # elsewhere (an issue titled with the warning, whose body pastes the launch command)
+        # a benign warning explains a line but is not why a run failed: a benign problem a log line points to
+        # (its signature or code) goes after the failures the evidence also supports outside the lines the
+        # warnings explain (a failure whose only evidence is the warning's own line, read as words, does not
+        # push that warning down); one only the report's words point to ("the answer is always cut off") is
+        # what the user describes, and ranks by its score. Nor does a failure with only words push down the
+        # benign problem of the report's title (an issue titled with the warning, its launch command below)
         title = ev.title.strip()
 
         def on_title(f: Finding) -> bool:
@@ -400,7 +401,7 @@ class Matcher:
         # problems tied on the same words: the LLaMA-Factory one); then the earlier evidence
         scores = [f.score for f in findings]
         named = named_stacks() if len(set(scores)) < len(scores) else set()
-        findings.sort(key=lambda f: (failure and f.problem.severity == "info", -f.score,
+        findings.sort(key=lambda f: (failure and f.problem.severity == "info" and _explains_a_line(f), -f.score,
                                      not STACKS.intersection(f.problem.components or ()) & named,
                                      min((s.time or "~", s.order) for s in f.evidence), f.id))
         _untie(findings, lang)
@@ -675,6 +676,11 @@ def _untie(findings: list[Finding], lang: str) -> None:
         other = next(g for g in tied if g is not f)
         f.evidence.append(FindingEvidence("fact", "ranking", 0, say("tie", lang, other=other.id, score=f.score), 0.0))
         f.score = min(f.score, TIE_CAP)
+
+
+def _explains_a_line(f: Finding) -> bool:
+    """Whether a log line points to the problem (its signature or one of its codes), not only the report's words."""
+    return f.parts.get("signature", 0) > 0 or f.parts.get("code", 0) > 0
 
 
 def _yield_score(f: Finding) -> float:
