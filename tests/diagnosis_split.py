@@ -3,9 +3,11 @@
 The holdout must hold reports the knowledge base has never seen. To keep knowledge mining and case
 collection apart without coordination, the space of report URLs is split by a hash fixed before any
 tuning: a report URL (an issue, pull request or discussion thread on GitHub or Gitee, a forum thread)
-whose bucket is 0 is reserved for the holdout. Knowledge may not cite a reserved URL (unless the
-knowledge already cited it when the split was frozen); a holdout case must come from a reserved URL
-that the knowledge does not cite. Documentation pages are never reserved and never holdout cases.
+whose bucket is 0 is reserved for the holdout. Knowledge may not cite a reserved URL, unless the
+knowledge already cited it when the split was frozen (reserved_cited_at_freeze.txt) or a knowledge author
+has read it (reserved_seen_by_miners.txt): either way it can never be a holdout case, so citing it leaks
+nothing. A holdout case must come from a reserved URL that the knowledge does not cite and no knowledge
+author has read. Documentation pages are never reserved and never holdout cases.
 
     python tests/diagnosis_split.py URL [URL ...]     # prints each URL's verdict
 """
@@ -80,8 +82,27 @@ def reserved_for_holdout(url: str) -> bool:
     return is_report(url) and any(bucket(u) == HOLDOUT_BUCKET for u in spellings(url))
 
 
+def burned() -> set[str]:
+    """The reserved URLs that can never be holdout cases: cited when the split was frozen, or read by a knowledge
+    author (normalised)."""
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent / "diagnosis_cases"
+    out = set()
+    for name in ("reserved_cited_at_freeze.txt", "reserved_seen_by_miners.txt"):
+        for line in (here / name).read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                out.update(spellings(line.strip()))
+    return out
+
+
 if __name__ == "__main__":  # pragma: no cover - a helper for people collecting cases
+    done = burned()
     for arg in sys.argv[1:]:
-        verdict = "HOLDOUT-RESERVED (knowledge may not cite it)" if reserved_for_holdout(arg) else (
-            "open (knowledge may cite it; not a holdout case)")
+        if not reserved_for_holdout(arg):
+            verdict = "open (knowledge may cite it; not a holdout case)"
+        elif set(spellings(arg)) & done:
+            verdict = "HOLDOUT-RESERVED but already read or cited (knowledge may cite it; never a holdout case)"
+        else:
+            verdict = "HOLDOUT-RESERVED (knowledge may not cite it)"
         print(f"{normalise(arg)}  {verdict}")
