@@ -88,7 +88,7 @@ def test_every_match_holds_one_of_its_gate_words():
                "300I Duo", "Ascend 310P3", "Atlas 800 9000", "Atlas\t800  9000", "Atlas 300T", "Ascend910ProB",
                "Ascend 310", "Atlas 300I 3010", "docker run -it x", "podman exec y", "nerdctl run z",
                "kubectl exec -it p", "huawei.com/Ascend910: 8", "在容器内", "inside the container",
-               "v0.11.0rc0-310p", "v0.9.2rc1-a3"]
+               "v0.11.0rc0-310p", "v0.9.2rc1-a3", "Linux 6.6.0", "Linux version 4.19.90-52.22.v2207.ky10.aarch64"]
     pats = [(k, p) for k, p in tf.PROSE_VERSIONS] + [(f, p) for p, f in tf.PRODUCT] + [("container", p) for p, _ in tf.CONTAINER]
     for text in samples:
         for key, pat in pats:
@@ -155,9 +155,21 @@ def test_products_next_to_chinese_and_in_tags_and_file_names(text, family):
     # vLLM-Ascend's image tags name its release without naming vLLM-Ascend
     ("v0.11.0rc0-310p拉起qwen vl 8B 报错", "pkg.vllm_ascend", "0.11.0rc0"),
     ("image v0.9.2rc1-a3-openeuler", "pkg.vllm_ascend", "0.9.2rc1"),
+    # pre-release CANN spellings whole (8.0.0RC3 is not 8.0.0, 9.0.0-beta.2 not 9.0.0), and the kernel as
+    # uname -sr and /proc/version print it
+    ("CANN 8.0.0RC3 驱动 25.5.x", "cann.version", "8.0.0RC3"),
+    ("CANN 9.0.0-beta.2, Linux 6.6.0", "cann.version", "9.0.0-beta.2"),
+    ("CANN 8.5.0.alpha001", "cann.version", "8.5.0.alpha001"),
+    ("CANN 9.0.0-beta.2, Linux 6.6.0", "kernel.release", "6.6.0"),
+    ("Linux version 4.19.90-52.22.v2207.ky10.aarch64 (root@x)", "kernel.release", "4.19.90-52.22.v2207.ky10.aarch64"),
 ])
 def test_versions_in_package_file_names_and_chinese_wording(text, key, value):
     assert {f.key: f.value for f in facts_from_text("<text>", text)}.get(key) == value
+
+
+@pytest.mark.parametrize("text", ["Ubuntu 22.04 Linux x86_64", "Ascend-cann-toolkit_8.2.RC1_linux-aarch64.run", "Linux 6.6"])
+def test_linux_names_no_kernel_without_a_three_part_version(text):
+    assert "kernel.release" not in {f.key for f in facts_from_text("<text>", text)}
 
 
 @pytest.mark.parametrize("text", ["Qwen3-30B-A3B v1.2.3-a3b", "v0.11.0rc0-310pX", "image v0.9.1-openeuler",

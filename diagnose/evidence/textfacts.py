@@ -27,7 +27,7 @@ PROSE_VERSIONS = [
     # also its packages' file names: Ascend-cann-toolkit_8.2.RC1_linux-aarch64.run,
     # Ascend-cann-kernels-910b_8.0.RC2_linux.run, Atlas-A3-cann-kernels_8.1.RC1_linux-aarch64.run
     ("cann.version", re.compile(r"(?<![A-Za-z0-9])CANN(?:[ _-]?(?:toolkit|版本|version)|-kernels(?:-\w+)?)?(?:\s*[:=：]?\s*|_)"
-                                r"(?:版本\s*)?v?(\d+\.\d+\.(?:RC\d+|rc\d+|\d+)(?:\.alpha\d+|\.beta\d+)?)", re.I)),
+                                r"(?:版本\s*)?v?(\d+\.\d+\.(?:RC\d+|rc\d+|\d+(?:RC\d+)?)(?:[.-](?:alpha|beta)\.?\d+)?)", re.I)),
     ("pkg.torch_npu", re.compile(NOT_BEFORE + r"torch[_-]npu" + SAID + VERSION, re.I)),
     ("pkg.torch", re.compile(NOT_BEFORE + r"(?:torch|pytorch)(?![_-]npu|[A-Za-z_])" + SAID + VERSION, re.I)),
     # and its images' tags alone ("v0.11.0rc0-310p拉起qwen vl报错"): a version with -310p / -a3 right after it
@@ -44,7 +44,10 @@ PROSE_VERSIONS = [
     ("driver.version", re.compile(r"(?:(?<![A-Za-z0-9])(?:driver|HDK)|驱动)\s*(?:version|版本)?\s*(?:为|是)?\s*[:=：_]?\s*v?"
                                   r"(\d{2}\.\d+(?:\.(?:rc\d+|RC\d+|\d+|[xX]))?(?:\.[A-Za-z0-9]+)?)(?![A-Za-z0-9.])", re.I)),
     ("firmware.version", re.compile(r"(?:(?<![A-Za-z0-9])firmware|固件)\s*(?:version|版本)?\s*[:=：_]?\s*v?(\d+\.\d+\.\d+\.\d+\.\d+)", re.I)),
-    ("kernel.release", re.compile(r"(?:\bkernel|内核|uname -r\W*)\s*(?:version|版本)?\s*[:=：]?\s*(\d+\.\d+\.\d+-[\w.\-]+|\d+\.\d+(?:\.\d+)?)" + NOT_AFTER, re.I)),
+    # "Linux 6.6.0" is the kernel a report names (as uname -sr prints it); a distribution's name comes before its own
+    # version ("Ubuntu 22.04"), never "Linux" right before it
+    ("kernel.release", re.compile(r"(?:\bkernel|内核|uname -r\W*|(?<![A-Za-z])Linux(?=\s+(?:version\s+)?\d+\.\d+\.\d+))\s*(?:version|版本)?\s*[:=：]?\s*"
+                                  r"(\d+\.\d+\.\d+-[\w.\-]+|\d+\.\d+(?:\.\d+)?)" + NOT_AFTER, re.I)),
 ]
 #: a version a report names as what is required or what the user moved to, not what is installed ("requires
 #: torch==2.7.1, but you have torch 2.8.0", "切换到MindSpore 2.3.1正常", "needs CANN 8.5.0 or newer"): such a
@@ -81,7 +84,7 @@ GATES = {
     "mindie.version": ("mindie",),
     "pkg.transformers": ("transformers",), "pkg.numpy": ("numpy",), "pkg.mindspore": ("mindspore",),
     "driver.version": ("driver", "hdk", "驱动"), "firmware.version": ("firmware", "固件"),
-    "kernel.release": ("kernel", "内核", "uname -r"),
+    "kernel.release": ("kernel", "内核", "uname -r", "linux"),
     "a3": ("a3", "910_93", "91093", "910c"), "a2": ("a2", "910b"), "310p": ("300i", "310p"),
     "310b": ("200i", "310b", "orange"), "950": ("950", "a5"), "910": ("910", "9000", "300t"),
     "310": ("310", "300i"),
