@@ -3,12 +3,15 @@
 The data goes to a temporary file beside the target, is flushed to disk, and only then takes the
 target's name: a full disk leaves the old file as it was and raises, never "wrote ..." with half a
 file. The rename replaces a symlink at the target instead of writing through it (and never changes
-the mode of what it pointed to). ``overwrite=False`` refuses an existing file (FileExistsError),
-atomically. ``-`` means standard output.
+the mode of what it pointed to). A target that is a device, a FIFO or a socket (``-o /dev/null``, a
+pipe a CI job reads) is written into, never renamed over: replacing /dev/null with a file as root
+would break the machine. ``overwrite=False`` refuses an existing file (FileExistsError), atomically.
+``-`` means standard output.
 """
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 
@@ -26,6 +29,14 @@ def write_file(path: str, data: str | bytes, *, mode: int = 0o644, overwrite: bo
         raise IsADirectoryError(21, "it is a directory", path)
     if not overwrite and os.path.lexists(path):
         raise FileExistsError(17, "it exists", path)
+    try:
+        special = not stat.S_ISREG(os.lstat(path).st_mode) and not os.path.islink(path)
+    except FileNotFoundError:
+        special = False
+    if special:
+        with open(path, "wb") as fh:        # a device or a pipe: written into, as a shell redirection would
+            fh.write(raw)
+        return
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=parent)
     try:
         try:

@@ -185,6 +185,30 @@ def test_check_never_imports_textual():
     assert res.stdout.strip() == "ok", res.stderr
 
 
+def test_a_report_written_to_a_device_or_a_pipe_leaves_it_in_place(tmp_path):
+    """'-o /dev/null' or a FIFO a CI job reads: the report is written into it; the node is never replaced by a
+    file (as root, renaming a temporary file over /dev/null turned it into a regular file)."""
+    import os
+    import stat
+    import threading
+
+    from ascend_doctor.diagnose.files import write_file
+
+    fifo = tmp_path / "report.fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
+    reader.start()
+    write_file(str(fifo), '{"ok": true}\n')
+    reader.join(timeout=30)
+    assert got == [b'{"ok": true}\n']
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert not [p.name for p in tmp_path.iterdir() if p.name != "report.fifo"]      # no temporary file left
+    if os.path.exists("/dev/null") and stat.S_ISCHR(os.lstat("/dev/null").st_mode):
+        write_file("/dev/null", "x")
+        assert stat.S_ISCHR(os.lstat("/dev/null").st_mode)
+
+
 def test_junit_warning_type_is_the_documented_word(cli, tmp_path):
     import xml.etree.ElementTree as ET
 
