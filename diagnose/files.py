@@ -30,10 +30,10 @@ def write_file(path: str, data: str | bytes, *, mode: int = 0o644, overwrite: bo
     if not overwrite and os.path.lexists(path):
         raise FileExistsError(17, "it exists", path)
     try:
-        special = not stat.S_ISREG(os.lstat(path).st_mode) and not os.path.islink(path)
+        kind = stat.S_IFMT(os.lstat(path).st_mode)
     except FileNotFoundError:
-        special = False
-    if special:
+        kind = stat.S_IFREG
+    if kind not in (stat.S_IFREG, stat.S_IFLNK):
         with open(path, "wb") as fh:        # a device or a pipe: written into, as a shell redirection would
             fh.write(raw)
         return

@@ -8,7 +8,7 @@ import re
 from ascend_doctor.kb.paths import KNOWLEDGE_DIR
 
 from .conftest import ROOT
-from .diagnosis_split import is_report, normalise, reserved_for_holdout, spellings
+from .diagnosis_split import burned, is_report, normalise, reserved_for_holdout, spellings
 
 CASES = ROOT / "tests" / "diagnosis_cases"
 URL = re.compile(r"https?://[^\s\"'\]\)>,]+")
@@ -32,10 +32,6 @@ def _cited() -> set[str]:
     return urls
 
 
-def _listed(name: str) -> set[str]:
-    return {ln.strip() for ln in (CASES / name).read_text().splitlines() if ln.strip() and not ln.startswith("#")}
-
-
 def test_normalise_gives_one_spelling_per_thread():
     a = normalise("https://github.com/vllm-project/vllm-ascend/pull/501/files#diff")
     assert a == normalise("https://www.github.com/Vllm-Project/vllm-ascend/issues/501/")
@@ -53,10 +49,8 @@ def test_every_case_has_the_fields_the_report_needs():
 
 
 def test_holdout_sources_are_reserved_and_unseen():
-    frozen = {ln.strip() for ln in (CASES / "reserved_cited_at_freeze.txt").read_text().splitlines()
-              if ln.strip() and not ln.startswith("#")}
     cited = _cited()
-    seen = _listed("reserved_seen_by_miners.txt")
+    done = burned()         # cited when the split was frozen, or read by a knowledge author (every spelling)
     dev_sources = {u for c in _load("dev").values() for u in spellings(c["source"])}
     holdout = _load("holdout")
     sources = [normalise(c["source"]) for c in holdout.values()]
@@ -66,15 +60,13 @@ def test_holdout_sources_are_reserved_and_unseen():
         assert reserved_for_holdout(c["source"]), f"{name}: {src} is not reserved for the holdout"
         for u in spellings(c["source"]):
             assert u not in cited, f"{name}: the knowledge cites {u}"
-            assert u not in frozen and u not in seen, name
+            assert u not in done, name
             assert u not in dev_sources, f"{name}: {u} is also a dev case"
 
 
 def test_knowledge_cites_no_newly_reserved_report():
     """A reserved URL the knowledge cites must be one that can never be a holdout case: cited when the split
     was frozen, or already read by a knowledge author (reserved_seen_by_miners.txt)."""
-    from .diagnosis_split import burned
-
     done = burned()
     bad = sorted(u for u in _cited() if reserved_for_holdout(u) and u not in done)
     assert not bad, f"knowledge cites report URLs reserved for the holdout: {bad}"
