@@ -64,3 +64,27 @@ def test_a_pasted_command_without_the_driver_mount_names_the_failing_check(cli):
     top = json.loads(r.out)["findings"][0]
     assert top["id"] == "container-driver-not-mounted"
     assert any("AD-CONT-005" in e["text"] for e in top["evidence"]), top["evidence"]
+
+
+def test_a_sentence_that_only_names_the_command_is_not_one():
+    """A report walking through a tutorial's headings ("docker run --》Atlas 800I A3 --》", vLLM-Ascend issue
+    #11238) pasted no command: no container facts, so no "driver not mounted" finding from a command never run."""
+    text = ("2.查看Qwen3-30B-A3B部署指引步骤4 Installation--》 4.1 Docker Image Installation--》docker run  --》Atlas 800I A3 --》\n"
+            "export IMAGE=quay.io/ascend/vllm-ascend:v0.22.1rc1\n")
+    assert not parse(text).ok
+    assert "mounts.present" not in _facts(text)
+    assert not parse("docker run 一下这个镜像就报错").ok
+    assert parse("docker run -it --rm ${IMAGE}:${TAG} bash").value["image"] == "${IMAGE}:${TAG}"
+    assert parse("docker run -it registry.example.com:5000/ascend/vllm-ascend:v0.9.1-A3 bash").ok
+
+
+def test_a_command_typed_at_a_terminal_keeps_its_continuation_lines():
+    """Typed in a terminal, each continuation line starts with the "> " prompt (vLLM issue #19543, a dev case)."""
+    text = ("docker run -d \\\n> --entrypoint /bin/bash \\\n> --network host \\\n> --shm-size 10.24g \\\n"
+            "> -e VLLM_HOST_IP=127.0.0.1 \\\n> -v /data:/data \\\n"
+            "> harbor.inspur.local/ai-group/vllm:0.7.3-python3.11-cuda12.4-debian12 \\\n"
+            '>     -c "ray start --block --address=127.0.0.1:6379"\n')
+    v = parse(text).value
+    assert v["image"] == "harbor.inspur.local/ai-group/vllm:0.7.3-python3.11-cuda12.4-debian12"
+    assert v["env"] == {"VLLM_HOST_IP": "127.0.0.1"} and v["volumes"] == ["/data"]
+    assert v["shm_size"] == int(10.24 * (1 << 30))

@@ -79,3 +79,19 @@ def test_a_chinese_line_cut_at_80_columns_is_rejoined_and_the_heading_above_it_l
     lines = unpaste(text).split("\n")
     assert lines[0] == heading
     assert lines[1] == said.replace("，", ",")
+
+
+def test_a_shell_command_continued_over_lines_stays_as_typed():
+    """The lines of a ``docker run ... \\`` command are as long as a wrap's but each ends the shell's way; joining
+    one onto the next hid the driver mounts after it (vLLM-Ascend report in the dev cases: the container looked
+    like it lacked /usr/local/Ascend/driver/lib64)."""
+    cmd = ("docker run --rm \\\n"
+           "    --name vllm-ascend-env \\\n"
+           "    --device /dev/davinci1 \\\n"
+           "    -v /usr/local/dcmi:/usr/local/dcmi \\\n"
+           "    -v /usr/local/Ascend/driver/tools/hccn_tool:/usr/local/Ascend/driver/tools/hccn_tool \\\n"
+           "    -v /usr/local/bin/npu-smi:/usr/local/bin/npu-smi \\\n"
+           "    -v /usr/local/Ascend/driver/lib64/:/usr/local/Ascend/driver/lib64/ \\\n"
+           "    -v /usr/local/Ascend/driver/version.info:/usr/local/Ascend/driver/version.info \\\n"
+           "    -it $IMAGE bash\n")
+    assert unpaste(cmd) == cmd

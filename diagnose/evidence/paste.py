@@ -9,7 +9,7 @@ least two lines and 40% of the lines over 60 characters are within 12 of W (a wr
 the width), or, with a single such line, the 80 columns of a default terminal; then a line is joined with the next when the next one's first word (a Chinese character is a word: Chinese
 breaks anywhere) would not have fitted on it (which is why a wrap breaks there), unless the next line starts a new record (a time stamp, a log
 level, ``[``, a vLLM worker prefix, ``Traceback``, ``File``, a list mark; but a CANN plog header alone is never a
-whole record) or the line is a table row.
+whole record) or the line is a table row or ends in a shell's line continuation (a backslash).
 """
 from __future__ import annotations
 
@@ -66,8 +66,8 @@ def unpaste(text: str, words: frozenset[str] = frozenset()) -> str:
         return text
 
     def continues(prev: str, line: str) -> bool:
-        if not prev.strip() or not line.strip() or prev.rstrip().endswith(("|", "+")) or _MARKS.match(prev):
-            return False              # a table row (npu-smi) or a traceback's ^^^ marks are complete
+        if not prev.strip() or not line.strip() or prev.rstrip().endswith(("|", "+", "\\")) or _MARKS.match(prev):
+            return False              # a table row (npu-smi), a traceback's ^^^ marks, a shell line continued are complete
         # a wrap breaks a line where its next word does not fit: the line plus that word passes the
         # width (a line cut inside a word fills it exactly)
         word = len(line) - len(line.lstrip(" ")) + len(_FIRST_WORD.match(line.lstrip(" ")).group(0))

@@ -37,6 +37,14 @@ VALUED = frozenset("""
 """.split())
 #: the Ascend Docker Runtime adds devices and driver mounts for these
 RUNTIME_ENV = ("ASCEND_VISIBLE_DEVICES", "ASCEND_ALLOW_LINK")
+#: what an option of the command is named (``-it``, ``--shm-size``); a sentence that only names the command
+#: ("docker run --》Atlas 800I A3 --》", a path through a tutorial's headings) holds other words there
+OPTION = re.compile(r"-[A-Za-z0-9]+|--[a-z0-9][a-z0-9-]*")
+#: an image reference as docker reads one ([registry[:port]/]path[:tag][@digest], the path in lower case), after
+#: shell variables (``$IMAGE``, ``${TAG}``) are replaced by a word
+IMAGE = re.compile(r"(?:[A-Za-z0-9.-]+(?::\d+)?/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
+                   r"(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::\w[\w.-]{0,127})?(?:@sha256:[0-9a-f]{64})?")
+SHELL_VAR = re.compile(r"\$\{?\w+\}?")
 MAX_LINES = 60          # continuation lines one command may span
 
 
@@ -63,7 +71,8 @@ def parse(text: str) -> ParseResult:
     m = START.search(text)
     if not m:
         return unparsed(KIND, "no docker/podman/nerdctl run command")
-    body = re.sub(r"\\\s*\n", " ", text[m.end():].split("\n\n")[0])
+    # continuation lines, with the "> " a terminal prompts them with when the command was typed there
+    body = re.sub(r"\\\s*\n\s*(?:>\s)?", " ", text[m.end():].split("\n\n")[0])
     body = body.split("\n")[0].strip().strip("`")
     try:
         tokens = shlex.split(body)
@@ -77,9 +86,13 @@ def parse(text: str) -> ParseResult:
         if tok in ("&&", ";", "|", "||"):
             break
         if not tok.startswith("-") or tok == "-":
+            if not IMAGE.fullmatch(SHELL_VAR.sub("x", tok)):
+                return unparsed(KIND, f"no image after the options of 'run' (read {tok[:40]!r})")
             value["image"] = tok
             break
         name, eq, val = tok.partition("=")
+        if not OPTION.fullmatch(name):
+            return unparsed(KIND, f"not an option of 'run': {name[:40]!r}")
         if not eq and name in VALUED:
             if i + 1 >= len(tokens):
                 break
