@@ -388,3 +388,29 @@ def test_two_steps_of_starting_a_container_point_to_no_cause(matcher):
     little, so the two lines are no lead to a problem that happens to write 启动容器 (it was /dev/shm at 0.12)."""
     d = run(matcher, "1. 启动容器\n2. 进入容器")
     assert not d.findings, [(f.id, f.score, [e.detail for e in f.evidence]) for f in d.findings]
+
+
+def test_a_cann_reason_must_agree_with_the_phrase_that_quotes_one(matcher):
+    """CANN prints its sub-cause after 'Reason:'. The same code with another reason is another failure: 'Failed to
+    set visible device' (vLLM-Ascend PR #10125) shares every word of the phrase 'Set device failed, invalid device'
+    (a device id beyond the range) but is not it; the line that gives that reason still is."""
+    from ascend_doctor.diagnose.matcher.match import _same_reason
+
+    visible = ("[PID: 23942] 2026-06-05-08:18:18.244.598 Invalid_Argument(EE1001): The argument is invalid.Reason: "
+               "Failed to set visible device. The invalid device is 1 and the input visible device is 1.")
+    d = run(matcher, visible)
+    assert not any(e.kind == "symptom" and "Set device failed" in (e.detail or "")
+                   for f in d.findings for e in f.evidence), [(f.id, [e.detail for e in f.evidence]) for f in d.findings]
+    assert not _same_reason("Failed to set visible device. The invalid device is 1", "Set device failed, invalid device")
+    assert _same_reason("Set device failed, invalid device, set device=8, valid device range is [0, 8)",
+                        "Set device failed, invalid device")
+    assert _same_reason("[sdma copy error]", "[sdma copy error]")
+
+
+def test_a_sentence_run_into_the_next_is_two(matcher):
+    """'The argument is invalid.Reason: ...' (CANN prints no space there): 'invalid.reason' is no term that every
+    problem quoting such a message would share."""
+    from ascend_doctor.diagnose.matcher import Matcher
+
+    terms = Matcher(matcher)._retriever.terms("Invalid_Argument(EE1001): The argument is invalid.Reason: Failed to set visible device.")
+    assert "invalid.reason" not in terms and "reason" not in terms and "visible" in terms

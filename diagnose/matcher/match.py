@@ -199,6 +199,7 @@ class Matcher:
             # informative words with the line are scored (the same answers as scoring all ~6,000, in their order)
             shared = Counter(ci for w in q_words for ci in words_at.get(w, ()))
             qp = utils.default_process(q)
+            q_reason = _reason_of(q)
             scored = []
             for ci, n in shared.items():
                 # and most of what the phrase says: 'start the container' is in every phrase about containers
@@ -214,6 +215,13 @@ class Matcher:
                 r = (a + b) / 2
                 if b < SYMPTOM_THRESHOLD - 10 or r < SYMPTOM_THRESHOLD:
                     continue
+                if q_reason is not None:
+                    # a CANN message's 'Reason:' names its sub-cause ('Set device failed, invalid device' is not
+                    # 'Failed to set visible device'): when the phrase gives one too, the two reasons must agree,
+                    # not only the message's common head ('EE1001: The argument is invalid.')
+                    p_reason = _reason_of(choices[ci])
+                    if p_reason is not None and not _same_reason(q_reason, p_reason):
+                        continue
                 keep(qi, ci, r)
         return out
 
@@ -603,6 +611,29 @@ class Matcher:
 
 
 CJK = re.compile(r"[\u3400-\u9fff]")
+#: the clause of a CANN or runtime message that names its sub-cause ("... invalid.Reason: Set device failed",
+#: "execute failed, reason=[sdma copy error]")
+REASON = re.compile(r"\breason\s*[:=]\s*", re.I)
+
+
+def _reason_of(text: str) -> "str | None":
+    """What a message gives as its reason (see REASON), or None."""
+    m = REASON.search(text)
+    return text[m.end():] if m and m.end() < len(text) else None
+
+
+def _same_reason(line_reason: str, phrase_reason: str) -> bool:
+    """Whether a line's reason is the one a phrase quotes: the phrase's reason is how the line's reason begins
+    (the message goes on with values: 'invalid device, set device=8, valid device range is [0, 8)'), so the two
+    are compared over the phrase's length, not by shared words ('Failed to set visible device. The invalid device
+    is 1' shares every word of 'Set device failed, invalid device')."""
+    from rapidfuzz import fuzz, utils
+
+    p = utils.default_process(phrase_reason)
+    q = utils.default_process(line_reason)
+    return fuzz.ratio(p, q[:len(p) + len(p) // 4]) >= SYMPTOM_THRESHOLD
+
+
 _WORD_RE = re.compile(r"[a-z0-9][a-z0-9_.\-]*[a-z0-9]")
 #: the upper bounds of a version range (``>=0.9,<0.10`` -> 0.10)
 UPPER_BOUND = re.compile(r"<=?\s*([^,|\s]+)")

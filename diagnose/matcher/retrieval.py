@@ -30,6 +30,9 @@ IDENT = re.compile(
     r"|(?<![A-Za-z0-9_])(?:aclnn|aclrt|hal)[A-Z][A-Za-z0-9_]+"     # aclnnMatmul, aclrtSetDevice, halMemAlloc
     r"|(?<![A-Za-z0-9_])[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])"     # HCCL_BUFFSIZE, ASCEND_RT_VISIBLE_DEVICES
     r"|(?<![A-Za-z0-9_])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![A-Za-z0-9_])")    # enforce_eager, gpu_memory_utilization
+#: a sentence of a CANN message run into the next without a space ("The argument is invalid.Reason: ..."): two
+#: sentences, not one dotted name ("invalid.reason" would be a rare term every problem quoting such a message shares)
+GLUED_SENTENCE = re.compile(r"(?<=[a-z]{2})\.(?=(?:Reason|Solution|Possible [Cc]ause|Please|Check|The|Error|Failed)\b)")
 #: where a long line is cut into sentences (a re-joined paragraph is several claims, not one)
 SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z\u3400-\u9fff])|(?<=[。；！？])")
 LONG_SENTENCE = 160
@@ -77,6 +80,7 @@ lib init main file line lines type value values key keys error_code
 attributeerror typeerror valueerror keyerror runtimeerror importerror modulenotfounderror indexerror oserror
 assertionerror notimplementederror filenotfounderror permissionerror zerodivisionerror nameerror
 collect2 returned exit status exited errored subprocess command make
+reason solution possible cause causes
 """.split())
 #: the words of generic framework messages, in every PyTorch shape error and Python argument error ("The
 #: size of tensor a (64) must match the size of tensor b (65) at non-singleton dimension 0"): rare in the
@@ -194,6 +198,7 @@ class Retriever:
     def terms(self, text: str) -> list[str]:
         """Identifiers whole (before synonyms, which never apply inside them), then the words and
         Chinese character pairs of the normalised rest."""
+        text = GLUED_SENTENCE.sub(". ", text)
         out = [m.group(0).lower() for m in IDENT.finditer(text)]
         low = VERSION.sub(" ", IDENT.sub(" ", text).lower())
         canon = self.canon
@@ -373,7 +378,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 17
+CACHE_VERSION = 19
 
 
 def cached(kb, problems, norm) -> Retriever:
