@@ -208,6 +208,14 @@ def test_codes_as_people_and_glog_write_them(line, code):
     assert code in extract(line)
 
 
+def test_a_code_after_fanhui_alone_is_read_from_the_log():
+    """'aclrtSetDevice 返回507033' holds no error word: the scanner reads the line for 返回 and finds the code (extract
+    knew the form; the line never reached it)."""
+    ev = read_evidence([], text="调用 aclrtSetDevice 返回507033，设备无法使用\n")
+    assert [c.code for c in ev.codes] == ["507033"]
+    assert not read_evidence([], text="接口返回结果正常，耗时 123456 微秒\n").lines
+
+
 def test_a_symbolic_code_name_counts_as_its_code(cli):
     import json
 

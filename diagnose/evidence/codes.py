@@ -30,7 +30,9 @@ EVENT_CONTEXT = re.compile(r"event|fault|Fault|alarm|Alarm|EVENT|FAULT")
 
 #: byte literals that announce a code on the line (the scanner's prefilter uses them)
 #: (lines with "error code is", "failed ... ret is", "is failed. ret[9]" already hold an error word)
-TRIGGERS = (b"errno", b"rrCode", b"retCode", b"HcclResult", b"hcclRet")
+TRIGGERS = (b"errno", b"rrCode", b"retCode", b"HcclResult", b"hcclRet",
+            # a code a person quotes after 返回 ("aclrtSetDevice 返回507033"): the line holds no error word
+            "返回".encode())
 #: block-level regex for CANN and torch_npu codes (literal prefix 'E': scanned at C speed)
 BLOCK_RE = re.compile(rb"E(?:RR\d{5}|[A-Z0-9]\d{4})(?![0-9A-Za-z_])")
 
