@@ -233,6 +233,8 @@ def test_disruptive_steps_and_internal_material_fail_kb_lint(knowledge):
     ("swapon --show", False),
     ("rm -rf build && pip install -v -e .", False),
     ("rm -rf ~/.triton/cache/*", False),
+    ("ipcs -m; ipcrm -m <shmid>", True),      # deletes a shared memory segment another process may still use
+    ("ipcs -m", False),
 ])
 def test_what_counts_as_a_disruptive_command(command, disruptive):
     """Commands that change the whole machine (swap, system directories, reboots) need K104's warning; clearing a

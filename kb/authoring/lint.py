@@ -13,7 +13,7 @@
                  name each other as related and the line weighs at most SHARED_LINE_MAX in both (a line two
                  distinct causes print, 'libascend_hal.so: cannot open' on a host without a driver or in a
                  container without its mounts, told apart by the rest of the evidence)
-   K104 error    a disruptive command (reboot, restart, uninstall, kill, reset, sysctl, swap off) is the first step
+   K104 error    a disruptive command (reboot, restart, uninstall, kill, reset, sysctl, swap off, ipcrm) is the first step
                  of a fix, or its step does not start with a warning in both languages
    K105 warning  a compatibility row cites a source that is not an official page of the vendor or project
    K106 error    a signature weighs more than SHARED_LINE_MAX although it also matches a line another
@@ -39,7 +39,7 @@ from .schemas import knowledge_schemas
 #: a command that disrupts a running machine or service: never the first step, always with a warning
 DISRUPTIVE = re.compile(r"(?:^|;|&&|\|\|)\s*(?:sudo\s+)?reboot(?:\s|;|$)|systemctl restart|docker (?:stop|rm)\b|"
                         r"pip uninstall|-tls -s enable|\bkill -9\b|\bpkill\b|npu-smi set -t reset|\brmmod\b|sysctl -w|"
-                        r"\bswapoff\b|\bmkswap\b|\brm -rf /(?:var|usr|etc|opt|lib)\b|"
+                        r"\bswapoff\b|\bmkswap\b|\bipcrm\b|\brm -rf /(?:var|usr|etc|opt|lib)\b|"
                         r"/(?:driver|firmware)/script/uninstall\.sh\b|\.run\b[^;&|]*\s--uninstall\b")
 #: the most a signature may weigh when its line is also another problem's example line (K106)
 SHARED_LINE_MAX = 0.5
