@@ -1,9 +1,14 @@
 """The matcher's indexes are computed once per knowledge, then read from beside the database."""
 from __future__ import annotations
 
+import marshal
 from types import SimpleNamespace
 
-from ascend_doctor.kb.index_cache import cached_index
+from ascend_doctor.kb.index_cache import _PY, cached_index
+
+
+def _file(tmp_path, name):
+    return tmp_path / f"kb.{name}.{_PY}.marshal"
 
 
 def _kb(tmp_path, content_hash="h1"):
@@ -20,16 +25,16 @@ def test_an_index_is_built_once_per_knowledge_and_version(tmp_path):
     ok = lambda x: isinstance(x, list)                                       # noqa: E731
     assert cached_index(_kb(tmp_path), "symptoms", 1, build, ok) == [["p", "phrase", "phrase"]]
     assert cached_index(_kb(tmp_path), "symptoms", 1, build, ok) == [["p", "phrase", "phrase"]]
-    assert len(calls) == 1 and (tmp_path / "kb.symptoms.json").exists()
+    assert len(calls) == 1 and _file(tmp_path, "symptoms").exists()
     cached_index(_kb(tmp_path, "h2"), "symptoms", 1, build, ok)              # other knowledge
     cached_index(_kb(tmp_path, "h2"), "symptoms", 2, build, ok)              # another shape of the index
     assert len(calls) == 3
 
 
 def test_a_corrupt_or_foreign_file_is_rebuilt_and_a_read_only_directory_is_no_error(tmp_path):
-    (tmp_path / "kb.symptoms.json").write_text("{not json")
+    _file(tmp_path, "symptoms").write_bytes(b"\x00not marshal")
     assert cached_index(_kb(tmp_path), "symptoms", 1, lambda: [1], lambda x: isinstance(x, list)) == [1]
-    (tmp_path / "kb.symptoms.json").write_text('{"key": "1:h1", "index": {"wrong": "shape"}}')
+    _file(tmp_path, "symptoms").write_bytes(marshal.dumps({"key": "1:h1", "index": {"wrong": "shape"}}))
     assert cached_index(_kb(tmp_path), "symptoms", 1, lambda: [2], lambda x: isinstance(x, list)) == [2]
     # a directory that cannot be written (here: gone) costs the cache, never the answer
     assert cached_index(_kb(tmp_path / "gone"), "symptoms", 1, lambda: [3], lambda x: True) == [3]
@@ -54,7 +59,24 @@ def test_the_problems_and_the_retriever_read_from_the_cache_are_those_built_from
     for _ in range(2):                       # the first run builds the caches, the second reads them
         with KnowledgeBase(db, overlays=[]) as kb:
             runs.append((kb.problems(), [(f.id, f.score) for f in diagnose(kb, text=report).findings]))
-    assert (tmp_path / "kb.problems.json").exists() and (tmp_path / "kb.retrieval.json").exists()
+    assert _file(tmp_path, "problems").exists() and _file(tmp_path, "retrieval").exists()
     assert runs[0] == runs[1] and runs[0][1]
     with KnowledgeBase(db, overlays=[]) as kb:
         assert kb.problems() == kb._problem_infos(kb._rows("SELECT * FROM problem ORDER BY family, id"))
+
+
+def test_the_index_read_back_has_the_types_json_gives_and_the_old_json_file_goes(tmp_path):
+    """A tuple built is a list read back, on the first run as on every later one (the matcher sees one shape);
+    the JSON file an earlier release wrote beside the database is removed when its successor is written."""
+    (tmp_path / "kb.symptoms.json").write_text('{"key": "old", "index": []}')
+    built = cached_index(_kb(tmp_path), "symptoms", 1, lambda: {"p": ("a", 1)}, lambda x: isinstance(x, dict))
+    read = cached_index(_kb(tmp_path), "symptoms", 1, lambda: {"p": ("b", 2)}, lambda x: isinstance(x, dict))
+    assert built == read == {"p": ["a", 1]}
+    assert not (tmp_path / "kb.symptoms.json").exists()
+
+
+def test_a_truncated_file_is_rebuilt(tmp_path):
+    cached_index(_kb(tmp_path), "symptoms", 1, lambda: [1, 2, 3], lambda x: isinstance(x, list))
+    data = _file(tmp_path, "symptoms").read_bytes()
+    _file(tmp_path, "symptoms").write_bytes(data[: len(data) // 2])
+    assert cached_index(_kb(tmp_path), "symptoms", 1, lambda: [4], lambda x: isinstance(x, list)) == [4]
