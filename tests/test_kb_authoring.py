@@ -180,3 +180,18 @@ def test_two_problems_with_one_signature_are_a_duplicate_unless_they_say_the_lin
     assert len(found) == 1 and found[0].severity == "error" and "twin-" in found[0].message, found
     assert pair(related=True, weight="0.5") == []
     assert len(pair(related=True, weight="0.7")) == 1     # a heavy line decides alone: it cannot be shared
+
+
+def test_kb_lint_flags_a_signature_whose_source_the_problem_does_not_list(tmp_path):
+    """A signature copied from a report the problem does not cite leaves the user unable to open where the line
+    came from (K108: an error in the shipped knowledge, a warning in a site's overlay); listing the report among the
+    sources clears it."""
+    signed = SITE_FILE.replace('literal = "/mnt/nfs-models"',
+                               'source = "https://github.com/example/site/issues/7"\nliteral = "/mnt/nfs-models"', 1)
+    (tmp_path / "a.toml").write_text(signed, encoding="utf-8")
+    found = [f for f in lint_mod.lint(KNOWLEDGE_DIR, [tmp_path / "a.toml"]) if f.code == "K108" and "site-nfs" in f.message]
+    assert len(found) == 1 and found[0].severity == "warning" and "issues/7" in found[0].message, found
+    listed = signed.replace('sources = ["user:site runbook page 12"]',
+                            'sources = ["user:site runbook page 12", "https://github.com/example/site/issues/7#issuecomment-1"]')
+    (tmp_path / "a.toml").write_text(listed, encoding="utf-8")
+    assert not [f for f in lint_mod.lint(KNOWLEDGE_DIR, [tmp_path / "a.toml"]) if f.code == "K108" and "site-nfs" in f.message]

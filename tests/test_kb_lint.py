@@ -242,3 +242,12 @@ def test_what_counts_as_a_disruptive_command(command, disruptive):
     from ascend_doctor.kb.authoring.lint import DISRUPTIVE
 
     assert bool(DISRUPTIVE.search(command)) is disruptive
+
+
+def test_every_signature_source_is_a_source_of_its_problem(knowledge):
+    """Where a signature's example lines were copied from is a source the user sees in `explain` (K108)."""
+    from ascend_doctor.kb.authoring.lint import quality_findings
+
+    kn, _ = knowledge
+    bad = [str(f) for f in quality_findings(kn) if f.code == "K108"]
+    assert not bad, _fmt(bad)

@@ -22,6 +22,9 @@
                  make the regex specific)
    K107 warning  knowledge/ungrounded.toml lists a problem that is grounded now, silent, benign or gone:
                  take it out
+   K108 error    a signature's source (where its example lines were copied from) is not among its problem's
+                 sources: a user reading ``explain`` could not open the report the line came from (a warning for
+                 overlays)
 """
 from __future__ import annotations
 
@@ -148,7 +151,12 @@ def quality_findings(kn, pending: frozenset[str] = frozenset()) -> list[LintFind
         if key in titles:
             add(p, "K103", "error", f"problem {p.id!r} has the same title as {titles[key]!r}")
         titles.setdefault(key, p.id)
+        listed = {_url_key(u) for u in p.sources}
         for s in p.signatures:
+            if s.source and _url_key(s.source) not in listed:
+                add(s if getattr(s, "line", 0) else p, "K108", "error" if p.origin == "builtin" else "warning",
+                    f"problem {p.id!r}: its signature {s.literal!r} was copied from {s.source}, which is not among "
+                    "the problem's sources (add it there)")
             other, w = regexes.get(s.regex, (p.id, s.weight))
             if other != p.id and not shared_on_purpose(p.id, s.weight, other, w):
                 add(p, "K103", "error", f"problem {p.id!r} has the same signature as {other!r}: {s.literal!r} "
@@ -167,6 +175,11 @@ def quality_findings(kn, pending: frozenset[str] = frozenset()) -> list[LintFind
             out.append(LintFinding(row.file, row.line, "K105", "warning",
                                    f"{row.matrix} row cites {row.source}, not an official page of the vendor or project"))
     return out
+
+
+def _url_key(url: str) -> str:
+    """A URL as K108 compares it: no fragment, no trailing slash."""
+    return url.strip().split("#", 1)[0].rstrip("/")
 
 
 def _shared_lines(kn) -> list[LintFinding]:

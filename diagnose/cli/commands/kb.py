@@ -13,7 +13,7 @@ def add_arguments(parser) -> None:
     p = sub.add_parser("validate", help="check the knowledge files (and user overlays); exit 1 on any problem")
     p.add_argument("paths", nargs="*", help="extra knowledge files to check as overlays")
     p = sub.add_parser("lint", help="check the knowledge files the way reviewers do: schema, validation and "
-                                    "quality rules (codes K000-K106); exit 1 on an error (--strict: on a warning too)")
+                                    "quality rules (codes K000-K108); exit 1 on an error (--strict: on a warning too)")
     p.add_argument("paths", nargs="*", help="extra knowledge files to check as overlays")
     p.add_argument("--strict", action="store_true", help="warnings fail too")
     p.add_argument("--code", action="append", default=[], metavar="CODE", help="only these lint codes (repeatable)")
