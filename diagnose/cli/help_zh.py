@@ -162,9 +162,9 @@ HELP_ZH = {
     "show passing rules, every node and the versions": "显示通过的规则、每个节点及其版本",
     # kb
     "check the knowledge files (and user overlays); exit 1 on any problem": "校验知识文件（及用户 overlay）；有任何问题则退出码为 1",
-    "check the knowledge files the way reviewers do: schema, validation and quality rules (codes K000-K106); exit 1 "
+    "check the knowledge files the way reviewers do: schema, validation and quality rules (codes K000-K108); exit 1 "
     "on an error (--strict: on a warning too)":
-        "像评审者那样检查知识文件：格式、校验和质量规则（代码 K000-K106）；有错误时退出码为 1（加 --strict 则警告也算）",
+        "像评审者那样检查知识文件：格式、校验和质量规则（代码 K000-K108）；有错误时退出码为 1（加 --strict 则警告也算）",
     "write the JSON Schemas of the knowledge files (for editors such as Taplo)":
         "写出知识文件的 JSON Schema（供 Taplo 等编辑器使用）",
     "compile the knowledge files into the database now": "立即把知识文件编译进数据库",
