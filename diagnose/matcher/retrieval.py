@@ -95,7 +95,7 @@ GENERIC_FACTOR = 0.3
 #: (above, second set) the words of any Python traceback and of a build's or a command's last line
 #: ("collect2: error: ld returned 1 exit status", "make: *** Error 1", "Command errored out with exit
 #: status 1"): they say that something failed, not what
-CJK_STOP = frozenset("""问题 报错 错误 失败 异常 出现 使用 运行 请问 如何 怎么 为什么 一个 这个 没有 可以 时候 的时 候报 执行 进行 以下 如下
+CJK_STOP = frozenset("""问题 报错 错误 失败 异常 出现 使用 运行 请问 如何 怎么 为什么 一个 这个 没有 可以 时候 的时 候报 执行 进行 以下 如下 进入
 一段 段时 时间 间后 之后 以后 后报 模型 调用 服务 部署 推理 训练 启动 环境 版本 安装 配置 设置 参数 正常 发现 目前 现在 已经 但是 然后
 所以 因为 如果 需要 是否 什么 怎样 一下 这样 那么 我们 你们 他们 自己 还是 或者 以及 其中 同时 情况 方式 方法 系统 机器 节点 任务 程序
 """.split())
@@ -378,7 +378,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 19
+CACHE_VERSION = 20
 
 
 def cached(kb, problems, norm) -> Retriever:
