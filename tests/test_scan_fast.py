@@ -339,3 +339,37 @@ def test_plog_parts_counted_shape_by_shape_give_the_plain_evidence(tmp_path, mon
     assert dump(fast) == dump(plain)
     counted = [n for n in done if n is not None]
     assert len(counted) > 20 and None in done
+
+
+@pytest.mark.parametrize("segments, one", [
+    # one bar, its text without digits: decided from the shapes and a count of "/total "
+    (["Capturing CUDA graphs (decode, FULL): {p}%|###| {d}/64 [00:0{d}<00:00, 1.{d}it/s]"] * 6, True),
+    # one bar whose text holds digits (a rank): the text is counted too
+    (["[rank3]: Processing prompts: {p}%|###| {d}/64 [00:0{d}<00:00]"] * 5, True),
+    # two ranks, one shape: not one bar
+    (["[rank3]: Processing prompts: {p}%|###| {d}/64 [00:0{d}<00:00]",
+      "[rank5]: Processing prompts: {p}%|###| {d}/64 [00:0{d}<00:00]"] * 3, False),
+    # two totals of one width, one shape: not one bar
+    (["Loading: {p}%|##| {d}/64 [00:01<00:01]", "Loading: {p}%|##| {d}/32 [00:01<00:01]"] * 3, False),
+    # the bar's text holds "/total " itself: the count cannot tell, one_bar decides
+    (["Files /64 : {p}%|##| {d}/64 [00:01<00:01]"] * 4, True),
+    # an empty segment between two updates
+    (["Loading: {p}%|##| {d}/64 [00:01<00:01]", "", "Loading: {p}%|##| {d}/64 [00:01<00:01]"], False),
+])
+def test_one_bar_told_from_shapes_agrees_with_the_tracker(segments, one):
+    """Captures whose segments all update one bar are noted by their last one. Told from the segments' shapes and
+    a few counts, the answer is never 'one bar' where StallTracker.one_bar says otherwise (then it asks it), and it
+    is 'one bar' without a regex for the usual capture of a single bar."""
+    from ascend_doctor.diagnose.evidence.memo import one_bar_by_shapes
+    from ascend_doctor.diagnose.evidence.stalls import StallTracker
+    from ascend_doctor.diagnose.evidence.uniform import TO_ZERO
+
+    rnd = random.Random(7)
+    segs = [s.format(p=rnd.randrange(101), d=rnd.randrange(1, 10)).encode() for s in segments]
+    body = b"\r".join(segs)
+    shapes = {s.translate(TO_ZERO) for s in segs if s}
+    fast = one_bar_by_shapes(body, shapes)
+    assert StallTracker().one_bar(body) is one
+    assert not fast or one                                  # never 'one bar' where the tracker says otherwise
+    if segments[0].startswith(("Capturing", "[rank3]")) and one:
+        assert fast                                         # the usual capture needs no regex

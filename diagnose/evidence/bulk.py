@@ -24,7 +24,7 @@ from itertools import accumulate, compress, groupby, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
-from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, LineEntry, ShapeEntry, ShapeMemo
+from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, LineEntry, ShapeEntry, ShapeMemo, one_bar_by_shapes
 from .model import CODE, SIGNATURE
 from .uniform import TO_ZERO
 from .verdict import MAX_KEEP
@@ -94,7 +94,8 @@ class ShapeReader:
                     captures.append(k)          # carriage-return updates: only noted if they are all progress
                 else:
                     entry[k] = memo.long        # a long line: read on its own
-        if captures and memo.all_progress(captures):
+        seg_shapes = memo.all_progress(captures) if captures else None
+        if seg_shapes is not None:
             for k in captures:
                 entry[k] = memo.capture_entry
             captures = []
@@ -145,7 +146,7 @@ class ShapeReader:
                 orig = _lines_at(text, shapes, todo)
             cap = memo.capture_entry
             if any(entry[k].cut is not None or entry[k] is cap for k in others):
-                todo = self._progress(ents, orig, cap)
+                todo = self._progress(ents, orig, cap, seg_shapes)
             digits = None
             if any(entry[k].kind is EXACT for k in others):
                 digits = text.translate(None, NOT_DIGITS_NL).split(b"\n")
@@ -154,11 +155,13 @@ class ShapeReader:
             self.sc.count_generic(gh, st)
         return lineno + len(shapes)
 
-    def _progress(self, ents: "dict[int, ShapeEntry]", orig, cap: ShapeEntry) -> list[int]:
+    def _progress(self, ents: "dict[int, ShapeEntry]", orig, cap: ShapeEntry, seg_shapes: "set[bytes] | None") -> list[int]:
         """The lines of ``ents`` (line -> entry, in order) still to read when progress updates are only noted:
         of the updates of one bar (told apart as StallTracker.note does: the text before the percentage and the
         total, at the places ``cut`` of their shape) only the last, and of the captures (``cap``: carriage-return
-        updates) only the last when all of them together update one bar; the other lines all."""
+        updates) only the last when all of them together update one bar (told from their segments' shapes
+        ``seg_shapes``, when the part's captures were all known progress, and a few counts when that is enough,
+        else by StallTracker.one_bar); the other lines all."""
         plain: list[int] = []
         caps: list[int] = []
         last: dict = {}
@@ -171,8 +174,10 @@ class ShapeReader:
                 caps.append(i)
             else:
                 plain.append(i)
-        if len(caps) > 1 and self.sc.stalls.one_bar(b"\r".join([orig[i].rstrip(b"\r") for i in caps])):
-            caps = caps[-1:]
+        if len(caps) > 1:
+            body = b"\r".join([orig[i].rstrip(b"\r") for i in caps])
+            if (seg_shapes is not None and one_bar_by_shapes(body, seg_shapes)) or self.sc.stalls.one_bar(body):
+                caps = caps[-1:]
         plain.extend(caps)
         plain.extend(last.values())
         plain.sort()

@@ -38,10 +38,10 @@ from . import codes as codes_mod
 from . import clock, template
 from .model import SIGNATURE
 from .prefilter import Prefilter
-from .stalls import PROGRESS_TRIGGERS
+from .stalls import PROGRESS_TRIGGERS, _bar_parts
 from .clock import Clock
 from .template import Template
-from .uniform import shape, uniform
+from .uniform import TO_ZERO, shape, uniform
 from .verdict import ERROR_LINE, MAX_KEEP, PROGRESS_SET, Classifier, Verdict, cannot_be_error
 
 NOTHING, PROGRESS_ONLY, EXACT, ONEBYONE = "nothing", "progress", "exact", "one-by-one"
@@ -97,6 +97,30 @@ def _bar_cut(key: bytes) -> tuple[int, int, int] | None:
     if i < 0 or j < 0 or k < 0:
         return None
     return len(key[:i].rstrip(b"0 ")), j, k
+
+
+def one_bar_by_shapes(body: bytes, seg_shapes: "set[bytes]") -> bool:
+    """Whether every carriage-return segment of ``body`` updates the bar of its last segment, decided from the
+    shapes of its segments (``seg_shapes``: every non-empty segment's shape is one of them, all PROGRESS_ONLY;
+    ``ShapeMemo.all_progress`` gives them) and three counts over ``body``, without a regex over its bytes. True only when StallTracker.one_bar
+    would say True: every segment shape has its cut at the bar's text and "/total " (``_bar_cut``), shares the
+    skeleton of that text and holds the skeleton of "/total " at its cut and nowhere else; every segment then
+    begins with the text (the first segment, and one after each carriage return) and holds "/total " once, so
+    each is the bar's text, digits, its first "%", no "/" before "/total " and its first "[". False says nothing
+    (the caller asks one_bar)."""
+    parts = _bar_parts(body[body.rfind(b"\r") + 1:])
+    if parts is None:
+        return False
+    pre, tail = parts
+    pre_skel, tail_skel = pre.translate(TO_ZERO), tail.translate(TO_ZERO)
+    for seg in seg_shapes:
+        cut = _bar_cut(seg)
+        if cut is None or cut[0] != len(pre) or seg[:len(pre)] != pre_skel or seg[cut[1]:cut[2]] != tail_skel or \
+                seg.find(tail_skel) != cut[1] or seg.find(tail_skel, cut[1] + 1) >= 0:
+            return False
+    n = body.count(b"\r") + 1
+    # a text without digits is its skeleton: every segment's shape already says it begins with it
+    return (pre == pre_skel or body.startswith(pre) and body.count(b"\r" + pre) == n - 1) and body.count(tail) == n
 
 
 class ShapeMemo:
@@ -162,16 +186,17 @@ class ShapeMemo:
                 return self.long
         return self.capture_entry
 
-    def all_progress(self, keys: "list[bytes]") -> bool:
-        """Whether every line of carriage-return updates of the shapes ``keys`` is one that ``capture`` gives
-        ``capture_entry``: each of their segments a shape already known as PROGRESS_ONLY (one set of the segments'
-        shapes instead of a split per line). False says nothing (``capture`` then reads each line)."""
+    def all_progress(self, keys: "list[bytes]") -> "set[bytes] | None":
+        """The shapes of the segments of the carriage-return captures of shapes ``keys`` when every one is a
+        shape already known as PROGRESS_ONLY (then every line of those shapes is one that ``capture`` gives
+        ``capture_entry``: one set of the segments' shapes instead of a split per line); None says nothing
+        (``capture`` then reads each line)."""
         if not self._captures:
-            return False
+            return None
         segs = set(b"\r".join(keys).split(b"\r"))
         segs.discard(b"")
         get = self._shapes.get
-        return all((e := get(k)) is not None and e.kind is PROGRESS_ONLY for k in segs)
+        return segs if all((e := get(k)) is not None and e.kind is PROGRESS_ONLY for k in segs) else None
 
     def learn(self, line: bytes, key: bytes) -> ShapeEntry:
         """The entry of shape ``key``, learnt from ``line`` (of that shape)."""
