@@ -154,7 +154,7 @@ def quality_findings(kn, pending: frozenset[str] = frozenset()) -> list[LintFind
         listed = {_url_key(u) for u in p.sources}
         for s in p.signatures:
             if s.source and _url_key(s.source) not in listed:
-                add(s if getattr(s, "line", 0) else p, "K108", "error" if p.origin == "builtin" else "warning",
+                add(p, "K108", "error" if p.origin == "builtin" else "warning",
                     f"problem {p.id!r}: its signature {s.literal!r} was copied from {s.source}, which is not among "
                     "the problem's sources (add it there)")
             other, w = regexes.get(s.regex, (p.id, s.weight))
