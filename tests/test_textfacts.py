@@ -50,6 +50,8 @@ def test_first_container_line_wins_and_names_its_line():
     ("Atlas 800 9000 训练服务器 910ProB", "910"),
     ("Ascend 310 推理卡", "310"),
     ("Ascend 950PR 上部署", "950"),
+    ("qwen2-vl在香橙派aipro20T24G上推理出错", "310b"),      # Orange Pi AIpro written in Chinese: a 310B board
+    ("香橙派 AI Pro 开发板", "310b"),
 ])
 def test_every_product_spelling_gives_its_family(text, family):
     from ascend_doctor.diagnose.evidence.textfacts import facts_from_text
@@ -84,7 +86,7 @@ def test_every_match_holds_one_of_its_gate_words():
     samples = ["CANN 8.3.RC1", "torch_npu 2.7.1", "torch 2.7.1", "vllm-ascend v0.9.1", "vllm 0.9.1", "sglang 0.4.6",
                "MindIE 2.0.RC1", "driver 25.5.0", "驱动 25.5.0", "HDK 25.5.0", "firmware 7.7.0.1.231",
                "kernel 5.10.0-136.12.0.86.h1850.eulerosv2r12.aarch64", "uname -r 5.15.0", "Atlas 200I DK A2",
-               "Orange Pi AI Pro", "Ascend 950PR", "A5", "800I A3", "Ascend910_9391", "910C", "800T A2", "910B3",
+               "Orange Pi AI Pro", "香橙派AIpro", "Ascend 950PR", "A5", "800I A3", "Ascend910_9391", "910C", "800T A2", "910B3",
                "300I Duo", "Ascend 310P3", "Atlas 800 9000", "Atlas\t800  9000", "Atlas 300T", "Ascend910ProB",
                "Ascend 310", "Atlas 300I 3010", "docker run -it x", "podman exec y", "nerdctl run z",
                "kubectl exec -it p", "huawei.com/Ascend910: 8", "在容器内", "inside the container",

@@ -58,7 +58,8 @@ REQUIRED_BEFORE = re.compile(
     r"[\s:：]*(?:\S{0,24}\s+)?$", re.I)
 REQUIRED_AFTER = re.compile(r"\s*(?:及以上|或以上|以上|或更高|及更高|or (?:newer|later|above|higher)|and (?:above|later|newer)|\+(?![\w.]))", re.I)
 PRODUCT = [  # the most specific first: "Atlas 200I DK A2" is a 310B board, not an A2
-    (re.compile(NOT_BEFORE + r"(?:Atlas\s*)?(?:200I\s*(?:DK\s*)?A2|(?:Ascend\s*)?310B\d?|Orange\s*Pi\s*AI\s*Pro)" + NOT_AFTER, re.I), "310b"),
+    (re.compile(NOT_BEFORE + r"(?:Atlas\s*)?(?:200I\s*(?:DK\s*)?A2|(?:Ascend\s*)?310B\d?|Orange\s*Pi\s*AI\s*Pro)" + NOT_AFTER
+                + r"|香橙派", re.I), "310b"),   # Orange Pi in Chinese, whatever follows ("香橙派aipro20T24G")
     (re.compile(NOT_BEFORE + r"(?:Ascend\s*)?(?:950(?:PR|DT)?|A5)" + NOT_AFTER, re.I), "950"),
     (re.compile(NOT_BEFORE + r"(?:800I\s*A3|800T\s*A3|A3|(?:Ascend\s*)?910_?93\d*|910C)" + NOT_AFTER, re.I), "a3"),
     (re.compile(NOT_BEFORE + r"(?:800[IT]\s*A2|A2|(?:Ascend\s*)?910B\d?)" + NOT_AFTER, re.I), "a2"),
@@ -86,7 +87,7 @@ GATES = {
     "driver.version": ("driver", "hdk", "驱动"), "firmware.version": ("firmware", "固件"),
     "kernel.release": ("kernel", "内核", "uname -r", "linux"),
     "a3": ("a3", "910_93", "91093", "910c"), "a2": ("a2", "910b"), "310p": ("300i", "310p"),
-    "310b": ("200i", "310b", "orange"), "950": ("950", "a5"), "910": ("910", "9000", "300t"),
+    "310b": ("200i", "310b", "orange", "香橙派"), "950": ("950", "a5"), "910": ("910", "9000", "300t"),
     "310": ("310", "300i"),
     "container": ("docker", "podman", "nerdctl", "kubectl", "huawei.com/ascend", "容器", "container"),
 }
