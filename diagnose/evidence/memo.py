@@ -103,11 +103,11 @@ def one_bar_by_shapes(body: bytes, seg_shapes: "set[bytes]") -> bool:
     """Whether every carriage-return segment of ``body`` updates the bar of its last segment, decided from the
     shapes of its segments (``seg_shapes``: every non-empty segment's shape is one of them, all PROGRESS_ONLY;
     ``ShapeMemo.all_progress`` gives them) and two or three counts over ``body``, without a regex over its bytes.
-    True only when StallTracker.one_bar would say True: every segment shape has its cut at the bar's text and "/total " (``_bar_cut``), shares the
-    skeleton of that text and holds the skeleton of "/total " at its cut and nowhere else; every segment then
-    begins with the text (the first segment, and one after each carriage return) and holds "/total " once, so
-    each is the bar's text, digits, its first "%", no "/" before "/total " and its first "[". False says nothing
-    (the caller asks one_bar)."""
+    True only when StallTracker.one_bar would say True: every segment shape has its cut at the bar's text and
+    "/total " (``_bar_cut``), shares the skeleton of that text and holds the skeleton of "/total " at its cut and
+    nowhere else; every segment then begins with the text (the first segment, and one after each carriage
+    return) and holds "/total " once, so each is the bar's text, digits, its first "%", no "/" before "/total "
+    and its first "[". False says nothing (the caller asks one_bar)."""
     parts = _bar_parts(body[body.rfind(b"\r") + 1:])
     if parts is None:
         return False
