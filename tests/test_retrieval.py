@@ -180,3 +180,27 @@ def test_a_piece_of_a_sentence_already_read_does_not_agree_with_it(retriever):
     once = retriever.retrieve(None, [sentence])["shm-too-small"]
     twice = retriever.retrieve(None, [sentence, "bus error in the dataloader worker inside docker,"])["shm-too-small"]
     assert once.sentences == twice.sentences == 1 and once.weight == twice.weight
+
+
+def test_words_a_problem_holds_only_in_its_fixes_count_less_than_its_symptoms():
+    """A report names its own setup (paths, tools, the build it ran); a problem whose fix commands use the same
+    words is not what the report describes as much as a problem whose symptoms say them."""
+    words = "bash tools/compile.sh stops in backends npu"
+    in_fix = _problem("plugin-build-fails", "Custom device plug-in trouble")
+    in_fix.fixes = [{"summary": {"en": "", "zh": ""}, "steps": [{"en": "", "command": words}]}]
+    in_symptoms = _problem("compile-script-npu-backend", "Custom device plug-in trouble", symptoms=[words])
+    r = Retriever(FILLER + [in_fix, in_symptoms], SimpleNamespace(canonical={}))
+    scores = r.sentence_scores("compile.sh stops in backends npu")
+    assert scores["compile-script-npu-backend"][0] > scores.get("plugin-build-fails", (0.0,))[0]
+    # and the same order once the index is written and read back (the weights travel in the postings)
+    again = Retriever([], SimpleNamespace(canonical={}), index=r.index())
+    again_scores = again.sentence_scores("compile.sh stops in backends npu")
+    assert {pid: round(s[0], 6) for pid, s in again_scores.items()} == {pid: round(s[0], 6) for pid, s in scores.items()}
+
+
+def test_the_same_message_printed_again_agrees_with_itself_once(retriever):
+    """Two ranks (or two restarts) print the same line with other pids and times: one sentence, not two that agree."""
+    line = "[PID: {}] 2026-06-05-08:18:{}.244 all-to-all fails with a buffer size error"
+    once = retriever.retrieve(None, [line.format(23942, 18)])["hccl-buffsize"]
+    twice = retriever.retrieve(None, [line.format(23942, 18), line.format(23943, 19)])["hccl-buffsize"]
+    assert twice.sentences == once.sentences == 1 and twice.weight == once.weight

@@ -52,6 +52,7 @@ _COMMAND = re.compile(
     r"bash|sh|cd|ls|cat|chmod|chown|mkdir|rm|cp|mv|ln|tar|make|cmake|kubectl|helm|torchrun|mpirun|msrun|"
     r"npu-smi|hccn_tool|llamafactory-cli|swift|vllm\s+serve|huggingface-cli|modelscope)(?P<rest>(?:\s.*)?)$")
 _ARG = re.compile(r"(?:^|\s)(?:-\S|\S*[/=]|\S+\.\S)")
+_DIGITS = re.compile(r"\d+")
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 WORD = re.compile(r"[a-z][a-z0-9]*(?:[.\-][a-z0-9]+)*|\d+[a-z][a-z0-9]*|[a-z]+\d+[a-z0-9]*")
 CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
@@ -110,6 +111,12 @@ SENTENCE_MAX = 0.45    # weight of the best sentence alone (the most words can d
 AGREEMENT_MAX = 0.65   # with agreement: several sentences, or the title and the body
 TOP_K = 8              # problems a report's words may support
 WHOLE_MAX = 0.3        # the whole report's words, when no single sentence is specific enough
+#: how much a term counts when a problem has it only in its summary / root cause, or only in its fixes' texts and
+#: commands (BM25F's idea: where a word stands in a document says how much it is about it)
+ABOUT_FIELD = 0.8
+FIX_FIELD = 0.5
+_FIELD_MARK = {ABOUT_FIELD: "a", FIX_FIELD: "f"}     # how the index writes them
+_FIELD_OF_MARK = {"a": ABOUT_FIELD, "f": FIX_FIELD}
 RARE_POSTINGS = 5      # a term at most this many problems use is specific
 RARE_CJK_PAIR = 3      # a Chinese character pair at most this many problems use ...
 RARE_CJK_PAIR_FACTOR = 0.3   # ... counts this much of its IDF in a sentence's information to explain
@@ -149,23 +156,38 @@ class Retriever:
             self.length_factor: dict[str, float] = dict(zip(ids, index["length_factor"]))
             # the problems of a term are spelled out when a report's sentence first holds it (a report holds a
             # few hundred of the ~40,000 terms: spelling out all of them cost ~0.15 s a run)
-            self.postings: dict[str, list[str]] = _Postings(ids, index["postings"])
+            self.field_weight: dict[str, dict[str, float]] = {}
+            self.postings: dict[str, list[str]] = _Postings(ids, index["postings"], self.field_weight)
             return
         texts: dict[str, str] = {}
+        docs: dict[str, set[str]] = {}
+        self.field_weight: dict[str, dict[str, float]] = {}   # term -> {problem: weight < 1}
         for p in problems:
-            parts = [p.title.get("en", ""), p.title.get("zh", "")]
-            parts += [s for lang in ("en", "zh") for s in p.symptoms.get(lang, [])]
-            parts += [p.summary.get("en", ""), p.summary.get("zh", ""), p.root_cause.get("en", ""),
-                      p.root_cause.get("zh", "")]
+            # what the problem looks like (title, symptoms, codes, the messages its signatures key on: a report
+            # quoting another version's wording still shares them) ...
+            looks = [p.title.get("en", ""), p.title.get("zh", "")]
+            looks += [s for lang in ("en", "zh") for s in p.symptoms.get(lang, [])]
+            looks.append(" ".join(p.codes))
+            looks += list((literals or {}).get(p.id, ()))
+            # ... what it is ...
+            about = [p.summary.get("en", ""), p.summary.get("zh", ""), p.root_cause.get("en", ""),
+                     p.root_cause.get("zh", "")]
+            # ... and what to do about it: a report shares the words of a fix's commands and steps (its own setup,
+            # the paths and tools it names) without having that problem
+            todo = []
             for fx in p.fixes:
-                parts += [fx.get("summary", {}).get("en", ""), fx.get("summary", {}).get("zh", "")]
+                todo += [fx.get("summary", {}).get("en", ""), fx.get("summary", {}).get("zh", "")]
                 for st in fx.get("steps", []):
-                    parts += [st.get("en", ""), st.get("command") or ""]
-            parts.append(" ".join(p.codes))
-            # the messages its signatures key on: a report quoting another version's wording still shares them
-            parts += list((literals or {}).get(p.id, ()))
-            texts[p.id] = "\n".join(t for t in parts if t)
-        docs = {pid: set(self.terms(text)) for pid, text in texts.items()}
+                    todo += [st.get("en", ""), st.get("command") or ""]
+            weights: dict[str, float] = {}
+            for parts, w in ((todo, FIX_FIELD), (about, ABOUT_FIELD), (looks, 1.0)):
+                for t in self.terms("\n".join(t for t in parts if t)):
+                    weights[t] = w
+            texts[p.id] = "\n".join(t for t in looks + about + todo if t)
+            docs[p.id] = set(weights)
+            for t, w in weights.items():
+                if w < 1.0:
+                    self.field_weight.setdefault(t, {})[p.id] = w
         straddles = _straddling_pairs(texts.values())       # counted at STRADDLE_FACTOR of their IDF
         self.n_docs = len(docs)
         df: Counter = Counter()
@@ -191,8 +213,10 @@ class Retriever:
         at = {pid: i for i, pid in enumerate(ids)}
         return {"ids": ids, "idf": self.idf, "length_factor": list(self.length_factor.values()),
                 # each term's problems as one string of their places: ~40,000 short strings decode in half the
-                # time of as many lists of numbers, and a report reads the places of its own terms only
-                "postings": {t: " ".join([str(at[pid]) for pid in pids]) for t, pids in self.postings.items()}}
+                # time of as many lists of numbers, and a report reads the places of its own terms only; a place
+                # ends in "a" or "f" where the problem has the term only in its summary / root cause or its fixes
+                "postings": {t: " ".join([f"{at[pid]}{_FIELD_MARK.get(self._field(t, pid), '')}" for pid in pids])
+                             for t, pids in self.postings.items()}}
 
     # -- terms ---------------------------------------------------------------------------------
     def terms(self, text: str) -> list[str]:
@@ -242,7 +266,7 @@ class Retriever:
         for pid, ts in shared.items():
             if len(ts) < MIN_TERMS or self.generic.issuperset(ts):
                 continue                     # two terms must agree, and not only a generic message's words
-            info = sum(self.idf[t] for t in ts)
+            info = sum(self.idf[t] * self._field(t, pid) for t in ts)
             cov = info / total
             if cov >= MIN_COVERAGE:
                 # a short sentence of common words ("on the head node") covers itself easily: what it
@@ -250,6 +274,11 @@ class Retriever:
                 out[pid] = (cov * min(1.0, info / FULL_INFO) * self.length_factor[pid],
                             sorted(ts, key=lambda t: (-self.idf[t], t)))
         return out
+
+    def _field(self, t: str, pid: str) -> float:
+        """How much a term counts for a problem by where the problem's text has it (ABOUT_FIELD, FIX_FIELD)."""
+        fw = self.field_weight.get(t)
+        return fw.get(pid, 1.0) if fw else 1.0
 
     def _weight_in_query(self, t: str) -> float:
         """How much of a sentence's information a term is. Chinese is cut into character pairs, and a pair
@@ -267,7 +296,8 @@ class Retriever:
                    for piece in _sentences(text)]
         seen: list[str] = []
         for text, is_title in queries:
-            key = " ".join(text.lower().split())
+            # the same message printed again (another pid, rank or time) agrees with itself once
+            key = " ".join(_DIGITS.sub("#", text.lower()).split())
             if any(key in k for k in seen):
                 continue                 # a line that is both prose and an error line (or a piece of a sentence
                                          # already read, a wrapped line's part) agrees with itself once
@@ -307,7 +337,7 @@ class Retriever:
         for pid, ts in shared.items():
             if not any(len(self.postings[t]) <= RARE_POSTINGS and t not in self.generic for t in ts):
                 continue
-            info = sum(self.idf[t] for t in ts)
+            info = sum(self.idf[t] * self._field(t, pid) for t in ts)
             scored.append((info * self.length_factor[pid], info, pid, ts))
         if not scored:
             return {}
@@ -341,13 +371,25 @@ def _straddling_pairs(texts) -> set[str]:
 class _Postings(dict):
     """term -> the ids of the problems that use it, read from the index's places on first use."""
 
-    def __init__(self, ids: list[str], places: dict[str, str]) -> None:
+    def __init__(self, ids: list[str], places: dict[str, str], field_weight: dict[str, dict[str, float]]) -> None:
         super().__init__()
         self._ids = ids
         self._places = places
+        self._field_weight = field_weight      # filled as terms are read: Retriever.field_weight
 
     def __missing__(self, term: str) -> list[str]:
-        pids = self[term] = [self._ids[int(i)] for i in self._places[term].split()]
+        pids = []
+        weights = {}
+        for i in self._places[term].split():
+            if i[-1] in _FIELD_OF_MARK:
+                pid = self._ids[int(i[:-1])]
+                weights[pid] = _FIELD_OF_MARK[i[-1]]
+            else:
+                pid = self._ids[int(i)]
+            pids.append(pid)
+        if weights:
+            self._field_weight[term] = weights
+        self[term] = pids
         return pids
 
     def items(self):
@@ -378,7 +420,7 @@ def _sentences(text: str) -> list[str]:
 
 
 #: bump when the documents' terms change shape (tokeniser, weights): old caches are then ignored
-CACHE_VERSION = 20
+CACHE_VERSION = 22
 
 
 def cached(kb, problems, norm) -> Retriever:
