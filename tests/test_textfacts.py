@@ -194,3 +194,14 @@ def test_a_bare_version_is_no_vllm_ascend_release(text):
 ])
 def test_the_installed_version_wins_over_a_required_one(text, key, value):
     assert {f.key: f.value for f in facts_from_text("<text>", text)}.get(key) == value
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_versions_after_thousands_of_worker_lines_keep_their_line(newline):
+    """A serve log's "(VllmWorker rank=0 ...)" lines all hold the word vllm but no version of it: the versions a
+    later line states are found, on their own line, whatever the log's line ends."""
+    worker = "(VllmWorker rank=0 pid=1234) INFO 08-20 10:00:00 [model_runner.py:1] Loading weights took 15.4 GB"
+    text = newline.join([worker] * 3000 + ["vllm 0.9.1", "VLLM-Ascend: v0.9.1rc2", worker])
+    facts = {f.key: f for f in facts_from_text("log", text)}
+    assert (facts["pkg.vllm"].value, facts["pkg.vllm"].source) == ("0.9.1", "text:log:3001")
+    assert (facts["pkg.vllm_ascend"].value, facts["pkg.vllm_ascend"].source) == ("0.9.1rc2", "text:log:3002")

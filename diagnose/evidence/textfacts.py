@@ -96,6 +96,15 @@ GATES = {
 _GATE_WORDS = ahocorasick_rs.AhoCorasick(sorted({w for words in GATES.values() for w in words}))
 
 
+#: narrower than GATES where a word is common in logs that cannot hold the fact: every "(VllmWorker rank=0 ...)"
+#: line holds "vllm", while pkg.vllm's pattern needs what SAID or VERSION may start with right after the name;
+#: pkg.vllm_ascend's needs the whole name (or an image tag's -310p / -a3). Searched in the folded text.
+LINE_GATES = {
+    "pkg.vllm": (re.compile(r"vllm(?=[\s:=：v版0-9-])"),),
+    "pkg.vllm_ascend": ("vllm-ascend", "vllm_ascend", "-310p", "-a3"),
+}
+
+
 def _gate_words(low: str) -> set[str]:
     """The words of GATES that occur in ``low``."""
     return set(_GATE_WORDS.find_matches_as_strings(low, overlapping=True))
@@ -221,17 +230,18 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
     for block in find_blocks(text):
         _block_facts(name, block, out)
     # only the patterns whose word occurs somewhere in the text can match a line of it
-    found = _gate_words(_folded(text))
+    low = _folded(text)
+    found = _gate_words(low)
     prose = [(key, pat) for key, pat in PROSE_VERSIONS if key not in out and not found.isdisjoint(GATES[key])]
     product = [(pat, fam) for pat, fam in PRODUCT if not found.isdisjoint(GATES[fam])]
     container = CONTAINER if "container.kind" not in out and not found.isdisjoint(GATES["container"]) else []
     if not prose and not container and (not product or "hardware.family" in out):
         return list(out.values())
     # the first line each pattern matches: only the lines holding one of its words can
-    lines = _Lines(text)
+    lines = _Lines(text, low)
     found: list[tuple[int, int, str, Any]] = []        # (line number, position in the loop, key, value)
     for i, (key, pat) in enumerate(prose):
-        hit = lines.first_stated(pat, GATES[key])
+        hit = lines.first_stated(pat, LINE_GATES.get(key, GATES[key]))
         if hit:
             found.append((hit[0], i, key, hit[1].group(1)))
     if "hardware.family" not in out:
@@ -252,9 +262,13 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
 class _Lines:
     """The lines of a text, and which of them hold a word (lower case, folded like ``_folded``)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, folded: str | None = None) -> None:
+        """``folded``: ``_folded(text)`` when the caller has it (used when the lines join back into ``text``)."""
         self.lines = text.splitlines()
-        self._folded = _folded("\n".join(self.lines))
+        joined = "\n".join(self.lines)
+        # the same positions when the lines join back into the text (no \r\n, \x0b ...) and folding kept its length
+        same = folded is not None and len(folded) == len(text) and text in (joined, joined + "\n")
+        self._folded = folded[:len(joined)] if same else _folded(joined)
         self._starts = [0]
         for ln in self._folded.split("\n")[:-1]:
             self._starts.append(self._starts[-1] + len(ln) + 1)
@@ -267,8 +281,16 @@ class _Lines:
                 yield i
                 last = i
 
-    def _holding(self, word: str) -> Iterator[int]:
+    def _holding(self, word: "str | re.Pattern[str]") -> Iterator[int]:
         text, starts = self._folded, self._starts
+        if not isinstance(word, str):          # a pattern over the folded text (LINE_GATES)
+            last = -1
+            for m in word.finditer(text):
+                i = bisect.bisect_right(starts, m.start()) - 1
+                if i != last:
+                    yield i
+                    last = i
+            return
         pos = text.find(word)
         while pos >= 0:
             i = bisect.bisect_right(starts, pos) - 1

@@ -348,7 +348,8 @@ class Matcher:
                 # by name, or by a version of its package the report states ('v0.11.0rc0-310p' image tag)
                 stated = {stack for key, stack in STATED_STACKS.items()
                           if (f := facts.get(key)) is not None and f.ok and f.value and _stated(f)}
-                stacks_of_report.append(stacks_named("\n".join(text for _name, text in ev.heads)) | stated)
+                # head by head: joined, the heads of a plog folder (~4 MB) were held twice more in memory at once
+                stacks_of_report.append(set().union(stated, *(stacks_named(text) for _name, text in ev.heads)))
             return stacks_of_report[0]
         # the environment check's findings on this machine
         for pid, (rule, status, message) in (failing or {}).items():
