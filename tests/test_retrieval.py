@@ -204,3 +204,15 @@ def test_the_same_message_printed_again_agrees_with_itself_once(retriever):
     once = retriever.retrieve(None, [line.format(23942, 18)])["hccl-buffsize"]
     twice = retriever.retrieve(None, [line.format(23942, 18), line.format(23943, 19)])["hccl-buffsize"]
     assert twice.sentences == once.sentences == 1 and twice.weight == once.weight
+
+
+def test_pip_progress_lines_are_not_what_the_report_is_about(retriever):
+    """'Installing build dependencies ... done' is pip on its way, not a symptom; pip's error lines still are."""
+    from ascend_doctor.diagnose.matcher.retrieval import is_tool_progress
+
+    assert is_tool_progress("  Installing build dependencies ... done")
+    assert is_tool_progress("Requirement already satisfied: numpy in ./lib/python3.10/site-packages (1.26.4)")
+    assert not is_tool_progress("  Installing build dependencies ... error")
+    assert not is_tool_progress("ERROR: Could not find a version that satisfies the requirement torch-npu==2.5.1")
+    assert retriever.retrieve(None, ["  Installing build dependencies ... done",
+                                     "Collecting dataloader worker quota cache"]) == {}

@@ -27,7 +27,7 @@ from ascend_doctor.kb.language.facts import FactSet
 from .model import LIKELY, CodeSummary, Diagnosis, Finding, FindingEvidence
 from .near import NEAR_FACTOR, NearMisses, near_tables
 from .reasons import kind_word, say
-from .retrieval import CJK_RUN, GENERIC, IDENT, STOP, Retriever, is_command
+from .retrieval import CJK_RUN, GENERIC, IDENT, STOP, Retriever, is_command, is_tool_progress
 from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
 
@@ -151,10 +151,12 @@ class Matcher:
 
     def _symptom_hits(self, queries: list[tuple[str, Any]], cap: float, lang: str = "en") -> dict[str, list[FindingEvidence]]:
         """queries: (text, EvidenceLine | None). Best match per problem and query."""
+        if not queries:
+            return {}           # nothing to compare: the phrases are not even read (a log of progress bars only)
         from rapidfuzz import fuzz, utils
 
         index = self._symptom_index()
-        if not queries or not index:
+        if not index:
             return {}
         qn = [" ".join(self.norm.normalize(q[:400]).split()) for q, _ in queries]
         choices = [n for _, _, n in index]
@@ -295,21 +297,23 @@ class Matcher:
                                         + (say("catch_all", lang) if generic else ""),
                                  count=hit.count, time=ln.time if ln else "", order=hit.order))
         # symptoms
-        prose = [(p, None) for p in ev.prose[:100] if not is_command(p)]
+        prose = [(p, None) for p in ev.prose[:100] if not (is_command(p) or is_tool_progress(p))]
         for pid, ss in self._symptom_hits(prose, PROSE_MAX, lang).items():
             for s in ss:
                 if not explained(pid, s.text):      # a signature's line counts once, as the signature
                     add(pid, s)
         # the report's words: which problems its title and sentences are about (retrieval.py)
         errs_text = [ln.text for ln in ev.first_errors(10)]
-        for pid, h in self._retriever.retrieve(ev.title, ev.prose[:100] + errs_text).items():
+        # (with no title, sentence or error line the retriever's index is not even read)
+        words = ev.title or ev.prose or errs_text
+        for pid, h in (self._retriever.retrieve(ev.title, ev.prose[:100] + errs_text) if words else {}).items():
             if explained(pid, h.sentence):
                 continue        # its own signature already counted the line, or a benign one explains it
             add(pid, FindingEvidence("symptom", "<text>", 0, h.sentence[:300], h.weight,
                              detail=say("words", lang, terms=", ".join(h.terms))
                                     + (say("words_agree", lang, n=h.sentences) if h.sentences > 1 else "")))
         said = ([ev.title] if ev.title else []) + ev.prose[:100] + errs_text
-        for pid, h in self._retriever.whole(ev.title, ev.prose[:100] + errs_text).items():
+        for pid, h in (self._retriever.whole(ev.title, ev.prose[:100] + errs_text) if words else {}).items():
             where = next((t for t in said if any(w in t.lower() for w in h.terms)), said[0] if said else "")
             add(pid, FindingEvidence("symptom", "<text>", 0, where[:300], h.weight,
                              detail=say("words_together", lang, terms=", ".join(h.terms))))

@@ -301,7 +301,7 @@ class Retriever:
             if any(key in k for k in seen):
                 continue                 # a line that is both prose and an error line (or a piece of a sentence
                                          # already read, a wrapped line's part) agrees with itself once
-            if not is_title and (is_field_line(text) or is_command(text)):
+            if not is_title and (is_field_line(text) or is_command(text) or is_tool_progress(text)):
                 continue                 # the versions a template lists, the commands run: not the cause
             seen.append(key)
             for pid, (cov, ts) in self.sentence_scores(text).items():
@@ -323,7 +323,7 @@ class Retriever:
         ("训练时报找不到 nccl") whose single sentences share too little with any problem. Only problems that
         share a specific term (one at most RARE_POSTINGS problems use), weight at most WHOLE_MAX."""
         terms: set[str] = set()
-        for text in ([title] if title else []) + [s for s in sentences if not is_command(s)]:
+        for text in ([title] if title else []) + [s for s in sentences if not (is_command(s) or is_tool_progress(s))]:
             terms.update(t for t in self.query_terms(text) if t in self.idf)
         terms = {t for t in terms if len(self.postings[t]) <= self.n_docs * 0.25}
         if not terms:
@@ -404,6 +404,21 @@ def is_command(line: str) -> bool:
     if not m or _CJK_CHAR.search(line):
         return False
     return m.group("cmd") in ("npu-smi", "hccn_tool") or bool(_ARG.search(m.group("rest")))
+
+
+#: pip's own progress lines ("Installing build dependencies ... done", "Requirement already satisfied: ...",
+#: "Collecting numpy==1.26.4"): what the installer did on its way, in the words of every install problem's fix
+_PIP_PROGRESS = re.compile(
+    r"^\s*(?:Collecting|Downloading|Installing (?:build dependencies|backend dependencies|collected packages)|"
+    r"Requirement already satisfied|Building wheels? for|Preparing (?:editable |wheel )?metadata|"
+    r"Getting requirements to build|Checking if build backend supports|Obtaining|Looking in indexes|"
+    r"Successfully (?:installed|built|uninstalled)|Attempting uninstall|Found existing installation|Uninstalling|"
+    r"Using cached|Created wheel for|Stored in directory|Processing \S)")
+
+
+def is_tool_progress(line: str) -> bool:
+    """A line of pip's progress that says nothing failed: not what the report is about."""
+    return bool(_PIP_PROGRESS.match(line)) and not _SAYS_FAILURE.search(line)
 
 
 def is_field_line(line: str) -> bool:
