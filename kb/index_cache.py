@@ -12,16 +12,32 @@ marshal is not meant for untrusted data: the file is the database's neighbour, w
 same directory, and trusted as the database is; a damaged file is rebuilt."""
 from __future__ import annotations
 
+import gc
 import json
 import marshal
 import os
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable
 
 #: the Python the file was written by: marshal's format is only promised within a minor version
 _PY = f"py{sys.version_info[0]}{sys.version_info[1]}"
+
+
+@contextmanager
+def no_gc():
+    """The cyclic garbage collector paused while many acyclic objects are made at once (an index read back, the
+    problems made from it): each collection it would start walks every object the process holds (~0.01 s of a
+    cold diagnose, spent finding no garbage). Left as it was when it was already paused."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def cached_index(kb, name: str, version: int, build: Callable[[], Any], valid: Callable[[Any], bool]) -> Any:
@@ -31,7 +47,8 @@ def cached_index(kb, name: str, version: int, build: Callable[[], Any], valid: C
     key = f"{version}:{kb.content_hash}"
     path = Path(kb.path).with_suffix(f".{name}.{_PY}.marshal")
     try:
-        data = marshal.loads(path.read_bytes())
+        with no_gc():
+            data = marshal.loads(path.read_bytes())
         if isinstance(data, dict) and data.get("key") == key and valid(data.get("index")):
             return data["index"]
     except (OSError, ValueError, EOFError, TypeError):

@@ -18,7 +18,7 @@ from .paths import ENV_KB, default_db_path
 from .text import Normalizer
 
 #: bump when what a problem's JSON copy holds changes meaning (its fields are checked by number)
-PROBLEMS_CACHE_VERSION = 2
+PROBLEMS_CACHE_VERSION = 3
 
 
 @dataclass
@@ -42,6 +42,41 @@ class ProblemInfo:
     rule_out_when: dict | None = None
     stalls: list[str] = field(default_factory=list)   # progress-bar descriptions whose stall points here
     silent: str = ""       # how the failure shows when it prints no message of its own (model.SILENT_KINDS)
+
+
+#: the fields of a problem that are its words (most of the copy's size): kept beside the database as one JSON
+#: string per problem and decoded when first asked for (a log of progress bars reads none of them)
+TEXT_FIELDS = ("title", "summary", "root_cause", "related", "fixes", "sources", "symptoms")
+
+
+class _CopiedProblem(ProblemInfo):
+    """A ProblemInfo read from the copy beside the database: its TEXT_FIELDS are decoded on first use. Equal,
+    printed and converted (dataclasses.asdict) as any ProblemInfo: every access goes through ``__getattr__``."""
+
+    def __getattr__(self, name: str):
+        d = self.__dict__
+        texts = d.get("_texts") if name in TEXT_FIELDS else None
+        if texts is not None:
+            # decoded, then the copy dropped: another thread asking meanwhile decodes the same words again
+            d.update(zip(TEXT_FIELDS, json.loads(texts)))
+            d.pop("_texts", None)
+        if name in d:
+            return d[name]
+        raise AttributeError(name)
+
+    def __eq__(self, other):
+        if not isinstance(other, ProblemInfo):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(ProblemInfo))
+
+    __hash__ = None     # as ProblemInfo's (a mutable dataclass)
+
+    @classmethod
+    def from_copy(cls, core: list, names: list[str], texts: str) -> "_CopiedProblem":
+        p = object.__new__(cls)
+        p.__dict__.update(zip(names, core))
+        p.__dict__["_texts"] = texts
+        return p
 
 
 @dataclass
@@ -146,14 +181,16 @@ class KnowledgeBase:
     def _all_problems(self) -> list[ProblemInfo]:
         """Every problem, read from beside the database when made from the same knowledge: reading 1,000
         problems' rows, symptoms and codes through SQL costs ~0.2 s a run, their copy beside the database ~0.02 s."""
-        from .index_cache import cached_index
+        from .index_cache import cached_index, no_gc
 
-        names = [f.name for f in fields(ProblemInfo)]
+        names = [f.name for f in fields(ProblemInfo) if f.name not in TEXT_FIELDS]
         rows = cached_index(self, "problems", PROBLEMS_CACHE_VERSION,
-                            lambda: [[getattr(p, n) for n in names] for p in
-                                     self._problem_infos(self._rows("SELECT * FROM problem ORDER BY family, id"))],
-                            lambda x: isinstance(x, list) and all(isinstance(r, list) and len(r) == len(names) for r in x))
-        return [ProblemInfo(*r) for r in rows]
+                            lambda: [[getattr(p, n) for n in names] + [json.dumps([getattr(p, n) for n in TEXT_FIELDS], ensure_ascii=False)]
+                                     for p in self._problem_infos(self._rows("SELECT * FROM problem ORDER BY family, id"))],
+                            lambda x: isinstance(x, list) and all(isinstance(r, list) and len(r) == len(names) + 1
+                                                                  and isinstance(r[-1], str) for r in x))
+        with no_gc():
+            return [_CopiedProblem.from_copy(r[:-1], names, r[-1]) for r in rows]
 
     def _problem_infos(self, rows) -> list[ProblemInfo]:
         ids = [r["id"] for r in rows]

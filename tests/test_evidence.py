@@ -249,3 +249,24 @@ def test_a_templates_bold_headings_and_check_boxes_are_not_the_users_sentences()
     assert any(p.startswith("在accelerate的state.py中") for p in ev.prose)
     assert not any("Describe the bug" in p or "Hardware Environment" in p or "I have read" in p
                    or "Expected behavior" in p for p in ev.prose)
+
+
+def test_a_scan_leaves_the_garbage_collector_and_others_frozen_objects_as_they_were(tmp_path):
+    """The scan sets what the process held aside from the collector while it runs (evidence.frozen_gc): after it,
+    nothing stays frozen, and a program that froze objects itself (gc.freeze before forking workers) keeps them."""
+    import gc
+
+    log = tmp_path / "plog.log"
+    log.write_text("[ERROR] RUNTIME(1,python):2025-08-20-10:00:00.000.000 [stream.cc:1] error code is 507033\n")
+    assert gc.get_freeze_count() == 0
+    read_evidence([str(log)])
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    keep = [object() for _ in range(10)]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        read_evidence([str(log)])
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+    assert keep

@@ -80,3 +80,47 @@ def test_a_truncated_file_is_rebuilt(tmp_path):
     data = _file(tmp_path, "symptoms").read_bytes()
     _file(tmp_path, "symptoms").write_bytes(data[: len(data) // 2])
     assert cached_index(_kb(tmp_path), "symptoms", 1, lambda: [4], lambda x: isinstance(x, list)) == [4]
+
+
+def test_a_problem_read_from_the_copy_is_a_whole_problem(tmp_path):
+    """The words of a problem read from beside the database are decoded when first asked for; every way a
+    front end reads a problem (its fields, dataclasses.asdict, a copy sent to another process) sees all of it."""
+    import copy
+    import dataclasses
+    import pickle
+    import shutil
+
+    from ascend_doctor.kb.query import KnowledgeBase, ProblemInfo
+
+    with KnowledgeBase() as kb:
+        src = kb.path
+    db = tmp_path / "kb.sqlite"
+    shutil.copy(src, db)
+    for _ in range(2):                       # built, then read back
+        with KnowledgeBase(db, overlays=[]) as kb:
+            copied = {p.id: p for p in kb.problems()}
+            fresh = {p.id: p for p in kb._problem_infos(kb._rows("SELECT * FROM problem ORDER BY family, id"))}
+    p = copied["hccl-buffsize-too-small-moe"]
+    assert isinstance(p, ProblemInfo) and not hasattr(p, "no_such_field")   # asking for another name loses nothing
+    assert pickle.loads(pickle.dumps(p)) == fresh[p.id] == p        # before its words were read ...
+    assert dataclasses.asdict(p) == dataclasses.asdict(fresh[p.id])
+    assert p.title["en"] and p.fixes and p.sources
+    assert pickle.loads(pickle.dumps(p)) == copy.deepcopy(p) == fresh[p.id]   # ... and after
+
+
+def test_reading_an_index_leaves_the_garbage_collector_as_it_was(tmp_path):
+    import gc
+
+    from ascend_doctor.kb.index_cache import no_gc
+
+    kb = _kb(tmp_path)
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            cached_index(kb, "x", 1, lambda: {"a": [1, 2]}, lambda x: isinstance(x, dict))   # built
+            assert cached_index(kb, "x", 1, lambda: {}, lambda x: isinstance(x, dict)) == {"a": [1, 2]}  # read
+            with no_gc():
+                assert not gc.isenabled()
+            assert gc.isenabled() == enabled
+        finally:
+            gc.enable()

@@ -7,7 +7,9 @@ from the text.
 """
 from __future__ import annotations
 
+import gc
 import re
+from contextlib import contextmanager
 from typing import Iterable
 
 from .model import CAUSE, CODE, ERROR_LINE, PROSE, SIGNATURE, CodeHit, Evidence, EvidenceLine, InputNote, SignaturePattern
@@ -16,6 +18,22 @@ from .sources import Source, expand, text_source
 
 __all__ = ["read_evidence", "Evidence", "EvidenceLine", "CodeHit", "InputNote", "SignaturePattern", "Scanner",
            "CAUSE", "CODE", "ERROR_LINE", "PROSE", "SIGNATURE"]
+
+
+@contextmanager
+def frozen_gc():
+    """What the process held before the scan (the knowledge, the modules: ~200,000 objects) set aside from the
+    cyclic garbage collector while the scan runs: a full collection the scan's own objects start would walk
+    them all for nothing (~0.05 s on a plog folder of 10,000 files). The scan's objects stay collectable, so
+    memory stays as it was. Not done when something else froze objects already (gc.freeze is process-wide)."""
+    if gc.get_freeze_count() or not gc.isenabled():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def read_evidence(paths: Iterable[str] = (), text: str | None = None,
@@ -38,7 +56,8 @@ def read_evidence(paths: Iterable[str] = (), text: str | None = None,
         yield from sources
         yield from expand(list(paths), ev.notes, words)
 
-    scanner.scan(all_sources(), ev, jobs=default_jobs() if jobs is None else jobs)
+    with frozen_gc():
+        scanner.scan(all_sources(), ev, jobs=default_jobs() if jobs is None else jobs)
     seen: set[str] = set()
     for name, head in ev.heads:
         for f in facts_from_text(name, head):
