@@ -101,6 +101,20 @@ def test_honest_no_match(matcher):
     assert "tokenizer" in d.suggestion
 
 
+def test_with_no_likely_cause_the_search_suggested_holds_the_words_that_say_the_most(matcher):
+    """The next step when nothing is likely is the search it suggests: the report's telling words (nccl), not its
+    first ones (机器下训练, 使用); a report with no error line is searched by its title; a word no problem uses
+    (a name of the user's own) is not suggested, since search cannot find it."""
+    d = run(matcher, "NPU机器下训练，使用torch-npu结合torch会报无法找到nccl、ccl等相关错误信息")
+    assert not d.findings or d.findings[0].score < 0.5
+    words = d.suggestion.split()
+    assert "nccl" in words and "机器下训练" not in words and "使用" not in words
+    titled = run(matcher, "[Usage]: Error running on multiple nodes with ray\n\n1. on the head node\n2. on the worker node")
+    assert "ray" in titled.suggestion.split() and "nodes" in titled.suggestion.split()
+    mine = run(matcher, "Traceback (most recent call last):\nValueError: zorblaxcorp tokenizer exploded on input 42")
+    assert "zorblaxcorp" not in mine.suggestion and "tokenizer" in mine.suggestion
+
+
 def test_benign_warning_is_never_a_likely_cause(matcher):
     d = run(matcher, "UserWarning: HCCL doesn't support gather at the moment. Implemented with allgather instead.")
     assert d.findings and d.findings[0].id == "hccl-gather-fallback-info"

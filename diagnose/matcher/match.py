@@ -27,7 +27,7 @@ from ascend_doctor.kb.language.facts import FactSet
 from .model import LIKELY, CodeSummary, Diagnosis, Finding, FindingEvidence
 from .near import NEAR_FACTOR, NearMisses, near_tables
 from .reasons import kind_word, say
-from .retrieval import CJK_RUN, GENERIC, IDENT, STOP, Retriever, is_command, is_tool_progress
+from .retrieval import CJK_RUN, CJK_STOP, GENERIC, IDENT, STOP, Retriever, is_command, is_tool_progress
 from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
 
@@ -423,8 +423,19 @@ class Matcher:
                          first_errors=ev.first_errors(5), causes=ev.causes[:10], notes=ev.notes, inputs=ev.inputs,
                          bytes_read=ev.bytes_read, lines_read=ev.lines_read, stalls=list(ev.stalls))
         if not findings or findings[0].score < LIKELY:
-            diag.suggestion = suggest_query(ev, code_summaries)
+            diag.suggestion = suggest_query(ev, code_summaries, self._word_weight)
         return diag
+
+    def _word_weight(self, word: str) -> float:
+        """How telling a word of a report is across the knowledge: the best IDF of its terms (a Chinese run: the
+        mean over its character pairs the knowledge uses); 0 when no problem uses it."""
+        r = self._retriever
+        terms = [t for t in r.terms(word) if t in r.idf]
+        if not terms:
+            return 0.0
+        if CJK_RUN.match(word):
+            return sum(r.idf[t] for t in terms) / max(len(word) - 1, 1)
+        return max(r.idf[t] for t in terms)
 
     @cached_property
     def _stall_phrases(self) -> list[tuple[str, str]]:
@@ -741,18 +752,38 @@ def stall_detail(st, phrase: str = "", lang: str = "en") -> str:
     return say("stall_bar", lang, where=where, phrase=phrase) if phrase else where
 
 
-def suggest_query(ev: Evidence, codes: list[CodeSummary]) -> str:
-    """A search query for ``ascend-doctor search`` built from the codes and the first error."""
-    import re
-
+def suggest_query(ev: Evidence, codes: list[CodeSummary], weigh=None) -> str:
+    """A search query for ``ascend-doctor search`` when no cause is likely: the codes, then the words of the first
+    error line (else the report's title, else its first sentences) that say the most. ``weigh``: word -> how
+    telling it is across the knowledge (the retriever's IDF; 0: a word no problem uses, which search cannot
+    find); without it, the first words."""
     parts = [c.code for c in codes[:3]]
     first = ev.first_errors(1)
-    if first:
-        words = re.findall(r"[A-Za-z][A-Za-z_]{3,}|[\u3400-\u9fff]{2,}", first[0].text)
-        stop = {"error", "Error", "ERROR", "Traceback", "most", "recent", "call", "last", "line", "File", "failed"}
-        parts += [w for w in words if w not in stop][:6]
+    texts = [first[0].text] if first else ([ev.title] if ev.title else []) + [p for p in ev.prose[:3] if p != ev.title]
+    words = list(dict.fromkeys(w for t in texts for m in SUGGEST_WORD.findall(t) for w in _cjk_words(m)
+                               if w.lower() not in SUGGEST_STOP))
+    if weigh is not None:
+        weights = {w: weigh(w) for w in words}
+        best = set(sorted((w for w in words if weights[w] > 0), key=lambda w: -weights[w])[:SUGGEST_WORDS])
+        words = [w for w in words if w in best]
+    parts += words[:SUGGEST_WORDS]
     return " ".join(dict.fromkeys(parts))
 
+
+def _cjk_words(run: str) -> list[str]:
+    """A run of Chinese cut where a common word stands (会报无法找到 -> 会报无法找到, 等相关错误信息 -> 等相关, 信息): the
+    pieces a search can find; anything else whole."""
+    if not CJK_RUN.fullmatch(run):
+        return [run]
+    cut = _CJK_CUT.sub(" ", run)
+    return [w for w in cut.split() if len(w) >= 2]
+
+
+_CJK_CUT = re.compile("|".join(sorted(CJK_STOP, key=len, reverse=True)))
+SUGGEST_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*[A-Za-z0-9]|[\u3400-\u9fff]{2,}")
+SUGGEST_STOP = frozenset("error traceback most recent call last line file failed fail exception raise the and "
+                         "for with this that from not".split())
+SUGGEST_WORDS = 5
 
 
 #: every spelling of every stack's name, in lower case: ``llama-factory`` also as llama_factory, "llama factory"
