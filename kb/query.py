@@ -184,9 +184,13 @@ class KnowledgeBase:
         from .index_cache import cached_index, no_gc
 
         names = [f.name for f in fields(ProblemInfo) if f.name not in TEXT_FIELDS]
-        rows = cached_index(self, "problems", PROBLEMS_CACHE_VERSION,
-                            lambda: [[getattr(p, n) for n in names] + [json.dumps([getattr(p, n) for n in TEXT_FIELDS], ensure_ascii=False)]
-                                     for p in self._problem_infos(self._rows("SELECT * FROM problem ORDER BY family, id"))],
+
+        def build() -> list[list]:
+            infos = self._problem_infos(self._rows("SELECT * FROM problem ORDER BY family, id"))
+            return [[getattr(p, n) for n in names] + [json.dumps([getattr(p, n) for n in TEXT_FIELDS],
+                                                                 ensure_ascii=False)] for p in infos]
+
+        rows = cached_index(self, "problems", PROBLEMS_CACHE_VERSION, build,
                             lambda x: isinstance(x, list) and all(isinstance(r, list) and len(r) == len(names) + 1
                                                                   and isinstance(r[-1], str) for r in x))
         with no_gc():

@@ -109,7 +109,8 @@ def test_with_no_likely_cause_the_search_suggested_holds_the_words_that_say_the_
     assert not d.findings or d.findings[0].score < 0.5
     words = d.suggestion.split()
     assert "nccl" in words and "机器下训练" not in words and "使用" not in words
-    titled = run(matcher, "[Usage]: Error running on multiple nodes with ray\n\n1. on the head node\n2. on the worker node")
+    titled = run(matcher, "[Usage]: Error running on multiple nodes with ray\n\n"
+                          "1. on the head node\n2. on the worker node")
     assert "ray" in titled.suggestion.split() and "nodes" in titled.suggestion.split()
     mine = run(matcher, "Traceback (most recent call last):\nValueError: zorblaxcorp tokenizer exploded on input 42")
     assert "zorblaxcorp" not in mine.suggestion and "tokenizer" in mine.suggestion

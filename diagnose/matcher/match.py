@@ -27,7 +27,8 @@ from ascend_doctor.kb.language.facts import FactSet
 from .model import LIKELY, CodeSummary, Diagnosis, Finding, FindingEvidence
 from .near import NEAR_FACTOR, NearMisses, near_tables
 from .reasons import kind_word, say
-from .retrieval import CJK_RUN, CJK_STOP, GENERIC, IDENT, STOP, Retriever, is_command, is_tool_progress
+from .retrieval import (CJK_RUN, CJK_STOP, GENERIC, IDENT, STOP, Retriever, is_command,
+                        is_tool_progress)
 from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
 
