@@ -429,3 +429,13 @@ def test_a_sentence_run_into_the_next_is_two(matcher):
 
     terms = Matcher(matcher)._retriever.terms("Invalid_Argument(EE1001): The argument is invalid.Reason: Failed to set visible device.")
     assert "invalid.reason" not in terms and "reason" not in terms and "visible" in terms
+
+
+def test_words_alone_point_less_to_a_problem_of_another_stack_than_the_report_names(matcher):
+    """'service fails to start' is a phrase of several MindIE problems; a report that states its vLLM and vLLM-Ascend
+    versions is about vLLM-Ascend: its versions' mismatch goes first, the MindIE problems below it say why."""
+    d = run(matcher, "[Bug]: service fails to start\nvllm==0.9.1\nvllm-ascend==0.10.0rc1\n"
+                     "Traceback (most recent call last):\nImportError: cannot import name xyz from vllm.config")
+    assert d.findings[0].id == "vllm-vllm-ascend-mismatch", [(f.id, f.score) for f in d.findings[:3]]
+    mindie = [f for f in d.findings if f.id.startswith("mindie-")]
+    assert mindie and all(any("vllm" in r and "mindie" in r for r in f.ruled_out_by) for f in mindie)

@@ -47,6 +47,7 @@ TEXT_CONFIRM_BOOST = 0.3
 RULE_OUT_FACTOR = 0.25
 TEXT_RULE_OUT_FACTOR = 0.5   # the same from versions a report states (it may name more than the installed one)
 OTHER_HARDWARE_FACTOR = 0.5
+OTHER_STACK_FACTOR = 0.7     # words-only evidence for a problem of another stack than the ones the report names
 #: the least a finding must score to be listed: a one-sentence report ("训练时报无法找到nccl") whose words
 #: alone point to one problem scores about 0.09 (words only, WORDS_ONLY_FACTOR); listed low, it is a lead
 #: the user can check, where 0.12 listed nothing
@@ -395,6 +396,19 @@ class Matcher:
         # first-generation 910); it still adds to a problem other evidence points to
         evidence_of = {pid: ss for pid, ss in evidence_of.items() if not (pid in hardware_only and len(ss) == 1)}
         findings = [self._score(pid, ss, facts, lang) for pid, ss in evidence_of.items()]
+        # a problem of another stack than the ones the report names (a MindIE problem for a vLLM-Ascend report)
+        # that only the report's words point to is less likely: words like "service fails to start" fit every stack
+        if any(_words_only(f.parts, f.hinted) and STACKS.intersection(f.problem.components or ()) for f in findings):
+            named = named_stacks()
+            if named:
+                for f in findings:
+                    own = STACKS.intersection(f.problem.components or ())
+                    # (a problem of three stacks or more is a class of failures any of them meets, not one stack's)
+                    if own and len(own) < 3 and not own & named and _words_only(f.parts, f.hinted):
+                        f.score = round(f.score * OTHER_STACK_FACTOR, 3)
+                        f.ruled_out_by.append(say("other_stack", lang, stacks=", ".join(sorted(named)),
+                                                  own=", ".join(sorted(own))))
+                        f.evidence.append(FindingEvidence("fact", "facts", 0, f.ruled_out_by[-1], 0.0))
         findings = [f for f in findings if f.score >= MIN_SCORE]
         # a benign warning explains a line but is not why a run failed: a benign problem a log line points to
         # (its signature or code) goes after the failures the evidence also supports outside the lines the
