@@ -439,3 +439,10 @@ def test_words_alone_point_less_to_a_problem_of_another_stack_than_the_report_na
     assert d.findings[0].id == "vllm-vllm-ascend-mismatch", [(f.id, f.score) for f in d.findings[:3]]
     mindie = [f for f in d.findings if f.id.startswith("mindie-")]
     assert mindie and all(any("vllm" in r and "mindie" in r for r in f.ruled_out_by) for f in mindie)
+
+
+def test_a_one_sentence_report_whose_words_point_to_one_problem_lists_it_as_a_lead(matcher):
+    """'训练时使用 torch 会报无法找到 nccl' says little, but what it says is the NCCL-on-NPU problem: listed low (a
+    lead to check), never likely."""
+    d = run(matcher, "NPU机器下训练，使用torch-npu结合torch会报无法找到nccl、ccl等相关错误信息")
+    assert d.findings and d.findings[0].id == "nccl-backend-on-npu" and d.findings[0].score < 0.5
