@@ -283,19 +283,19 @@ class _Lines:
 
     def _holding(self, word: "str | re.Pattern[str]") -> Iterator[int]:
         text, starts = self._folded, self._starts
-        if not isinstance(word, str):          # a pattern over the folded text (LINE_GATES)
-            last = -1
-            for m in word.finditer(text):
-                i = bisect.bisect_right(starts, m.start()) - 1
-                if i != last:
-                    yield i
-                    last = i
-            return
-        pos = text.find(word)
+        # a word, or a pattern over the folded text (LINE_GATES): the next search starts at the next line
+        if isinstance(word, str):
+            def at(start: int) -> int:
+                return text.find(word, start)
+        else:
+            def at(start: int) -> int:
+                m = word.search(text, start)
+                return m.start() if m else -1
+        pos = at(0)
         while pos >= 0:
             i = bisect.bisect_right(starts, pos) - 1
             yield i
-            pos = text.find(word, starts[i + 1] if i + 1 < len(starts) else len(text))
+            pos = at(starts[i + 1] if i + 1 < len(starts) else len(text))
 
     def matches(self, pat: "re.Pattern[str]", words) -> "Iterator[tuple[int, re.Match[str]]]":
         """(line number, match) of every match of ``pat``, in order, on the lines (not longer than

@@ -27,8 +27,7 @@ from ascend_doctor.kb.language.facts import FactSet
 from .model import LIKELY, CodeSummary, Diagnosis, Finding, FindingEvidence
 from .near import NEAR_FACTOR, NearMisses, near_tables
 from .reasons import kind_word, say
-from .retrieval import (CJK_RUN, CJK_STOP, GENERIC, IDENT, STOP, Retriever, is_command,
-                        is_tool_progress)
+from .retrieval import CJK_RUN, CJK_STOP, GENERIC, IDENT, STOP, Retriever, is_run_or_progress
 from .retrieval import cached as cached_retriever
 from .signatures import compile_signatures
 
@@ -300,7 +299,7 @@ class Matcher:
                                         + (say("catch_all", lang) if generic else ""),
                                  count=hit.count, time=ln.time if ln else "", order=hit.order))
         # symptoms
-        prose = [(p, None) for p in ev.prose[:100] if not (is_command(p) or is_tool_progress(p))]
+        prose = [(p, None) for p in ev.prose[:100] if not is_run_or_progress(p)]
         for pid, ss in self._symptom_hits(prose, PROSE_MAX, lang).items():
             for s in ss:
                 if not explained(pid, s.text):      # a signature's line counts once, as the signature
@@ -399,17 +398,15 @@ class Matcher:
         findings = [self._score(pid, ss, facts, lang) for pid, ss in evidence_of.items()]
         # a problem of another stack than the ones the report names (a MindIE problem for a vLLM-Ascend report)
         # that only the report's words point to is less likely: words like "service fails to start" fit every stack
-        if any(_words_only(f.parts, f.hinted) and STACKS.intersection(f.problem.components or ()) for f in findings):
-            named = named_stacks()
-            if named:
-                for f in findings:
-                    own = STACKS.intersection(f.problem.components or ())
-                    # (a problem of three stacks or more is a class of failures any of them meets, not one stack's)
-                    if own and len(own) < 3 and not own & named and _words_only(f.parts, f.hinted):
-                        f.score = round(f.score * OTHER_STACK_FACTOR, 3)
-                        f.ruled_out_by.append(say("other_stack", lang, stacks=", ".join(sorted(named)),
-                                                  own=", ".join(sorted(own))))
-                        f.evidence.append(FindingEvidence("fact", "facts", 0, f.ruled_out_by[-1], 0.0))
+        # (a problem of three stacks or more is a class of failures any of them meets, not one stack's)
+        for f in findings:
+            own = STACKS.intersection(f.problem.components or ())
+            if own and len(own) < 3 and _words_only(f.parts, f.hinted) and (named := named_stacks()) \
+                    and not own & named:
+                f.score = round(f.score * OTHER_STACK_FACTOR, 3)
+                f.ruled_out_by.append(say("other_stack", lang, stacks=", ".join(sorted(named)),
+                                          own=", ".join(sorted(own))))
+                f.evidence.append(FindingEvidence("fact", "facts", 0, f.ruled_out_by[-1], 0.0))
         findings = [f for f in findings if f.score >= MIN_SCORE]
         # a benign warning explains a line but is not why a run failed: a benign problem a log line points to
         # (its signature or code) goes after the failures the evidence also supports outside the lines the
@@ -446,7 +443,7 @@ class Matcher:
         """How telling a word of a report is across the knowledge: the best IDF of its terms (a Chinese run: the
         mean over its character pairs the knowledge uses); 0 when no problem uses it."""
         r = self._retriever
-        terms = [t for t in r.terms(word) if t in r.idf]
+        terms = [t for t in r.query_terms(word) if t in r.idf]
         if not terms:
             return 0.0
         if CJK_RUN.match(word):

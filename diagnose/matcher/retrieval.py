@@ -115,8 +115,8 @@ WHOLE_MAX = 0.3        # the whole report's words, when no single sentence is sp
 #: commands (BM25F's idea: where a word stands in a document says how much it is about it)
 ABOUT_FIELD = 0.8
 FIX_FIELD = 0.5
-_FIELD_MARK = {ABOUT_FIELD: "a", FIX_FIELD: "f"}     # how the index writes them
-_FIELD_OF_MARK = {"a": ABOUT_FIELD, "f": FIX_FIELD}
+#: the fields below the title and symptoms, by the mark the index writes after a problem's place
+FIELD_WEIGHT = {"a": ABOUT_FIELD, "f": FIX_FIELD}
 RARE_POSTINGS = 5      # a term at most this many problems use is specific
 RARE_CJK_PAIR = 3      # a Chinese character pair at most this many problems use ...
 RARE_CJK_PAIR_FACTOR = 0.3   # ... counts this much of its IDF in a sentence's information to explain
@@ -156,12 +156,13 @@ class Retriever:
             self.length_factor: dict[str, float] = dict(zip(ids, index["length_factor"]))
             # the problems of a term are spelled out when a report's sentence first holds it (a report holds a
             # few hundred of the ~40,000 terms: spelling out all of them cost ~0.15 s a run)
-            self.field_weight: dict[str, dict[str, float]] = {}
-            self.postings: dict[str, list[str]] = _Postings(ids, index["postings"], self.field_weight)
+            self.field_of: dict[str, dict[str, str]] = {}
+            self.postings: dict[str, list[str]] = _Postings(ids, index["postings"], self.field_of)
             return
         texts: dict[str, str] = {}
         docs: dict[str, set[str]] = {}
-        self.field_weight: dict[str, dict[str, float]] = {}   # term -> {problem: weight < 1}
+        # term -> {problem: "a" or "f"} where the problem has the term only in its summary / cause or its fixes
+        self.field_of: dict[str, dict[str, str]] = {}
         for p in problems:
             # what the problem looks like (title, symptoms, codes, the messages its signatures key on: a report
             # quoting another version's wording still shares them) ...
@@ -179,15 +180,15 @@ class Retriever:
                 todo += [fx.get("summary", {}).get("en", ""), fx.get("summary", {}).get("zh", "")]
                 for st in fx.get("steps", []):
                     todo += [st.get("en", ""), st.get("command") or ""]
-            weights: dict[str, float] = {}
-            for parts, w in ((todo, FIX_FIELD), (about, ABOUT_FIELD), (looks, 1.0)):
+            field: dict[str, str] = {}          # each term's best field ("": the title and symptoms)
+            for parts, mark in ((todo, "f"), (about, "a"), (looks, "")):
                 for t in self.terms("\n".join(t for t in parts if t)):
-                    weights[t] = w
+                    field[t] = mark
             texts[p.id] = "\n".join(t for t in looks + about + todo if t)
-            docs[p.id] = set(weights)
-            for t, w in weights.items():
-                if w < 1.0:
-                    self.field_weight.setdefault(t, {})[p.id] = w
+            docs[p.id] = set(field)
+            for t, mark in field.items():
+                if mark:
+                    self.field_of.setdefault(t, {})[p.id] = mark
         straddles = _straddling_pairs(texts.values())       # counted at STRADDLE_FACTOR of their IDF
         self.n_docs = len(docs)
         df: Counter = Counter()
@@ -215,7 +216,7 @@ class Retriever:
                 # each term's problems as one string of their places: ~40,000 short strings decode in half the
                 # time of as many lists of numbers, and a report reads the places of its own terms only; a place
                 # ends in "a" or "f" where the problem has the term only in its summary / root cause or its fixes
-                "postings": {t: " ".join([f"{at[pid]}{_FIELD_MARK.get(self._field(t, pid), '')}" for pid in pids])
+                "postings": {t: " ".join([f"{at[pid]}{self.field_of.get(t, {}).get(pid, '')}" for pid in pids])
                              for t, pids in self.postings.items()}}
 
     # -- terms ---------------------------------------------------------------------------------
@@ -277,8 +278,8 @@ class Retriever:
 
     def _field(self, t: str, pid: str) -> float:
         """How much a term counts for a problem by where the problem's text has it (ABOUT_FIELD, FIX_FIELD)."""
-        fw = self.field_weight.get(t)
-        return fw.get(pid, 1.0) if fw else 1.0
+        marks = self.field_of.get(t)
+        return FIELD_WEIGHT[marks[pid]] if marks and pid in marks else 1.0
 
     def _weight_in_query(self, t: str) -> float:
         """How much of a sentence's information a term is. Chinese is cut into character pairs, and a pair
@@ -301,7 +302,7 @@ class Retriever:
             if any(key in k for k in seen):
                 continue                 # a line that is both prose and an error line (or a piece of a sentence
                                          # already read, a wrapped line's part) agrees with itself once
-            if not is_title and (is_field_line(text) or is_command(text) or is_tool_progress(text)):
+            if not is_title and (is_field_line(text) or is_run_or_progress(text)):
                 continue                 # the versions a template lists, the commands run: not the cause
             seen.append(key)
             for pid, (cov, ts) in self.sentence_scores(text).items():
@@ -323,7 +324,7 @@ class Retriever:
         ("训练时报找不到 nccl") whose single sentences share too little with any problem. Only problems that
         share a specific term (one at most RARE_POSTINGS problems use), weight at most WHOLE_MAX."""
         terms: set[str] = set()
-        for text in ([title] if title else []) + [s for s in sentences if not (is_command(s) or is_tool_progress(s))]:
+        for text in ([title] if title else []) + [s for s in sentences if not is_run_or_progress(s)]:
             terms.update(t for t in self.query_terms(text) if t in self.idf)
         terms = {t for t in terms if len(self.postings[t]) <= self.n_docs * 0.25}
         if not terms:
@@ -371,24 +372,24 @@ def _straddling_pairs(texts) -> set[str]:
 class _Postings(dict):
     """term -> the ids of the problems that use it, read from the index's places on first use."""
 
-    def __init__(self, ids: list[str], places: dict[str, str], field_weight: dict[str, dict[str, float]]) -> None:
+    def __init__(self, ids: list[str], places: dict[str, str], field_of: dict[str, dict[str, str]]) -> None:
         super().__init__()
         self._ids = ids
         self._places = places
-        self._field_weight = field_weight      # filled as terms are read: Retriever.field_weight
+        self._field_of = field_of      # filled as terms are read: Retriever.field_of
 
     def __missing__(self, term: str) -> list[str]:
         pids = []
-        weights = {}
+        marks = {}
         for i in self._places[term].split():
-            if i[-1] in _FIELD_OF_MARK:
+            if i[-1] in FIELD_WEIGHT:
                 pid = self._ids[int(i[:-1])]
-                weights[pid] = _FIELD_OF_MARK[i[-1]]
+                marks[pid] = i[-1]
             else:
                 pid = self._ids[int(i)]
             pids.append(pid)
-        if weights:
-            self._field_weight[term] = weights
+        if marks:
+            self._field_of[term] = marks
         self[term] = pids
         return pids
 
@@ -419,6 +420,11 @@ _PIP_PROGRESS = re.compile(
 def is_tool_progress(line: str) -> bool:
     """A line of pip's progress that says nothing failed: not what the report is about."""
     return bool(_PIP_PROGRESS.match(line)) and not _SAYS_FAILURE.search(line)
+
+
+def is_run_or_progress(line: str) -> bool:
+    """What the user ran (a shell command) or pip printed on its way: not what the report is about."""
+    return is_command(line) or is_tool_progress(line)
 
 
 def is_field_line(line: str) -> bool:
