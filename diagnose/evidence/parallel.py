@@ -87,7 +87,7 @@ def _init(signatures: list[SignaturePattern]) -> None:
     _reader = Reader().__enter__()      # its buffers serve every file of this worker; the process exit frees them
 
 
-def _scan_files(files: list[tuple[str, str, int]], generic_off: bool, frozen: str | None) -> Partial:
+def _scan_files(files: list[tuple[str, str, int]], generic_off: bool, frozen: str | None, head_left: int) -> Partial:
     """Scan ``files`` ((path, name, size) in reading order) into one Partial, from a fresh state (the error
     words already off when ``generic_off``; ``frozen``: the file of the keys the merged result held when it
     reached the cap, past which only lines of those keys and signature and code lines are kept)."""
@@ -97,6 +97,7 @@ def _scan_files(files: list[tuple[str, str, int]], generic_off: bool, frozen: st
     ev = Evidence()
     st = scan_mod._State(ev, partial=True)
     st.generic_off = generic_off
+    st.head_used = scan_mod.HEAD_TOTAL - head_left     # a partial state never adds to it: each file's head is cut there
     if frozen is not None:
         st.frozen = _frozen_keys(frozen)
     per_file = []
@@ -192,7 +193,8 @@ def scan(scanner: scan_mod.Scanner, items: list[tuple[list[InputNote], Source]],
             while len(pending) < ahead and todo:
                 u = todo.pop()
                 pending[u[0]] = pool.submit(_scan_files, [(items[i][1].path, items[i][1].name, items[i][1].size)
-                                                          for i in u], st.generic_off, frozen.path)
+                                                          for i in u], st.generic_off, frozen.path,
+                                          max(0, scan_mod.HEAD_TOTAL - st.head_used))
 
         def here(i: int) -> None:
             pre, src = items[i]
