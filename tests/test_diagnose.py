@@ -188,3 +188,16 @@ def test_the_check_that_fails_here_is_shown_as_evidence_not_only_in_json(cli, fm
     assert "AD-CANN-002 FAIL" in r.out and r.out.count("AD-CANN-002 FAIL") == 1, r.out
     why = r.out.split("AD-CANN-002 FAIL")[0].rsplit("\n", 1)[-1]
     assert mark in why, why
+
+
+def test_a_variable_the_report_exports_reaches_the_checks(cli):
+    """`export ASCEND_LAUNCH_BLOCKING=1` in a pasted launch script is a fact of the report: the check on it names
+    the synchronous-launch problem with the check's line as evidence; commented out, it says nothing."""
+    script = "export HCCL_BUFFSIZE=1024\n{}export ASCEND_LAUNCH_BLOCKING=1\nvllm serve /models/qwen3-32b -tp 2\n" \
+             "推理速度非常慢，吞吐只有预期的十分之一"
+    r = cli("diagnose", "--no-env", "--format", "json", "--text", script.format(""))
+    found = {f["id"]: f for f in json.loads(r.out)["findings"]}
+    assert "synchronous-op-execution-slow" in found, r.out
+    assert any("AD-PY-012" in e["text"] for e in found["synchronous-op-execution-slow"]["evidence"])
+    r = cli("diagnose", "--no-env", "--format", "json", "--text", script.format("#"))
+    assert not any("AD-PY-012" in e["text"] for f in json.loads(r.out)["findings"] for e in f["evidence"])

@@ -205,3 +205,29 @@ def test_versions_after_thousands_of_worker_lines_keep_their_line(newline):
     facts = {f.key: f for f in facts_from_text("log", text)}
     assert (facts["pkg.vllm"].value, facts["pkg.vllm"].source) == ("0.9.1", "text:log:3001")
     assert (facts["pkg.vllm_ascend"].value, facts["pkg.vllm_ascend"].source) == ("0.9.1rc2", "text:log:3002")
+
+
+def test_variables_a_report_sets_are_its_env_facts():
+    """`export` lines (also as `set -x` prints them), a Dockerfile's ENV and os.environ[...] = give env.<NAME>; the last
+    setting wins as in a shell; commented-out lines and values the text does not give ($VAR, <placeholder>) do not."""
+    text = "\n".join([
+        "export ASCEND_LAUNCH_BLOCKING=1",
+        "#export CPU_AFFINITY_CONF=2",
+        "export LD_LIBRARY_PATH=/usr/local/Ascend/driver/lib64:$LD_LIBRARY_PATH",
+        "+ export HCCL_BUFFSIZE=1024",
+        'export HCCL_OP_RETRY_ENABLE="L0:0, L1:0, L2:0"',
+        "export HCCL_IF_IP=<your ip>",
+        "ENV VLLM_USE_MODELSCOPE=True",
+        'os.environ["ASCEND_RT_VISIBLE_DEVICES"] = "0,1"  # two cards',
+        "export HCCL_BUFFSIZE=2048 && vllm serve /models/qwen",
+        "echo export TASK_QUEUE_ENABLE=2",
+    ])
+    facts = {f.key: (f.value, f.source) for f in facts_from_text("<text>", text) if f.key.startswith("env.")}
+    assert facts == {
+        "env.ASCEND_LAUNCH_BLOCKING": ("1", "text:<text>:1"),
+        "env.HCCL_BUFFSIZE": ("2048", "text:<text>:9"),
+        "env.HCCL_OP_RETRY_ENABLE": ("L0:0, L1:0, L2:0", "text:<text>:5"),
+        "env.VLLM_USE_MODELSCOPE": ("True", "text:<text>:7"),
+        "env.ASCEND_RT_VISIBLE_DEVICES": ("0,1", "text:<text>:8"),
+    }
+

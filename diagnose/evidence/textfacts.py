@@ -90,6 +90,7 @@ GATES = {
     "310b": ("200i", "310b", "orange", "香橙派"), "950": ("950", "a5"), "910": ("910", "9000", "300t"),
     "310": ("310", "300i"),
     "container": ("docker", "podman", "nerdctl", "kubectl", "huawei.com/ascend", "容器", "container"),
+    "env": ("export", "env ", "environ"),
 }
 
 
@@ -103,6 +104,50 @@ LINE_GATES = {
     "pkg.vllm": (re.compile(r"vllm(?=[\s:=：v版0-9-])"),),
     "pkg.vllm_ascend": ("vllm-ascend", "vllm_ascend", "-310p", "-a3"),
 }
+
+
+#: a variable the report sets for its run (``env.<NAME>``, docs/facts.md): a shell ``export`` (also as ``set -x``
+#: prints it), a Dockerfile ``ENV``, Python's ``os.environ[...] =``; never a commented-out line
+SETS_ENV = [
+    re.compile(r"^\s*(?:\++\s*)?export\s+([A-Z][A-Z0-9_]*[A-Z0-9])=(.*)$"),
+    re.compile(r"^\s*ENV\s+([A-Z][A-Z0-9_]*[A-Z0-9])(?:=|\s+)(.*)$"),
+    re.compile(r"^\s*os\.environ\[\s*[\"']([A-Z][A-Z0-9_]*[A-Z0-9])[\"']\s*\]\s*=\s*(.*)$"),
+]
+#: a value the text does not give: another variable, a command's output, a placeholder ("<your ip>", "xxx")
+UNRESOLVED = re.compile(r"[$`<>{}]|^x{2,}$|^\.\.\.$", re.I)
+
+
+def _env_value(raw: str) -> "str | None":
+    """The value of an assignment's right-hand side as the shell would set it, or None when the text does not
+    give it (see UNRESOLVED)."""
+    raw = raw.strip()
+    if raw[:1] in ("'", '"'):
+        end = raw.find(raw[0], 1)
+        if end < 0:
+            return None
+        value = raw[1:end]
+    else:
+        value = re.split(r"\s|;|&&|\|", raw, 1)[0]
+    return None if not value or UNRESOLVED.search(value) else value
+
+
+def _env_facts(name: str, lines: "_Lines", out: dict[str, Fact]) -> None:
+    """``env.<NAME>`` of the variables the text sets (the last setting of each wins, as in a shell), unless a tool
+    output already gave it (a container's -e)."""
+    last: dict[str, tuple[int, str]] = {}
+    for i in lines.holding(GATES["env"]):
+        line = lines.lines[i]
+        if len(line) > MAX_PROSE_LINE:
+            continue
+        for pat in SETS_ENV:
+            m = pat.match(line)
+            if m:
+                value = _env_value(m.group(2))
+                if value is not None:
+                    last[m.group(1)] = (i + 1, value)
+                break
+    for var, (lineno, value) in last.items():
+        out.setdefault(f"env.{var}", Fact(f"env.{var}", value, source=_src(name, lineno)))
 
 
 def _gate_words(low: str) -> set[str]:
@@ -235,10 +280,13 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
     prose = [(key, pat) for key, pat in PROSE_VERSIONS if key not in out and not found.isdisjoint(GATES[key])]
     product = [(pat, fam) for pat, fam in PRODUCT if not found.isdisjoint(GATES[fam])]
     container = CONTAINER if "container.kind" not in out and not found.isdisjoint(GATES["container"]) else []
-    if not prose and not container and (not product or "hardware.family" in out):
+    sets_env = not found.isdisjoint(GATES["env"])
+    if not prose and not container and not sets_env and (not product or "hardware.family" in out):
         return list(out.values())
     # the first line each pattern matches: only the lines holding one of its words can
     lines = _Lines(text, low)
+    if sets_env:
+        _env_facts(name, lines, out)
     found: list[tuple[int, int, str, Any]] = []        # (line number, position in the loop, key, value)
     for i, (key, pat) in enumerate(prose):
         hit = lines.first_stated(pat, LINE_GATES.get(key, GATES[key]))
