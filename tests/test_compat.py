@@ -14,9 +14,10 @@ from ascend_doctor.kb.query import KnowledgeBase
 from .conftest import FIXTURES
 
 REFERENCE = FIXTURES / "compat" / "vllm-ascend-release-matrix.csv"
-MATRICES = ("hdk-cann", "torch-npu", "vllm-ascend", "mindie-cann", "engine-hardware", "products", "python-deps")
+MATRICES = ("hdk-cann", "torch-npu", "vllm-ascend", "mindie-cann", "engine-hardware", "products", "python-deps",
+            "triton-ascend")
 KEYS = {"hdk-cann": "cann", "torch-npu": "torch_npu", "vllm-ascend": "vllm_ascend", "mindie-cann": "mindie",
-        "engine-hardware": "engine", "products": "product", "python-deps": "package"}
+        "engine-hardware": "engine", "products": "product", "python-deps": "package", "triton-ascend": "triton_ascend"}
 
 
 @pytest.fixture(scope="module")
@@ -194,3 +195,9 @@ def test_compat_list_shows_the_known_versions(cli):
     import json
 
     assert "9.1.0" in json.loads(r.out)["cann"]
+
+
+def test_cann_lists_the_triton_ascend_release_built_for_it(kb):
+    """The triton-ascend installation guide's table: 3.2.0 for CANN 8.5.0, 3.2.0rc4 for the 8.3 releases."""
+    assert [r["triton_ascend"] for r in _section(_q(kb, cann="8.5.0"), "triton-ascend")] == ["3.2.0"]
+    assert [r["triton_ascend"] for r in _section(_q(kb, cann="8.3.RC1"), "triton-ascend")] == ["3.2.0rc4"]

@@ -201,3 +201,13 @@ def test_a_variable_the_report_exports_reaches_the_checks(cli):
     assert any("AD-PY-012" in e["text"] for e in found["synchronous-op-execution-slow"]["evidence"])
     r = cli("diagnose", "--no-env", "--format", "json", "--text", script.format("#"))
     assert not any("AD-PY-012" in e["text"] for f in json.loads(r.out)["findings"] for e in f["evidence"])
+
+
+def test_triton_ascend_and_cann_the_report_names_are_checked_against_the_official_table(cli):
+    """triton-ascend 3.2.0 is built for CANN 8.5.0 (the triton-ascend installation guide): a report of it with
+    CANN 9.1.0 gets the version-mismatch cause from the table alone, with AD-PY-014's line as evidence."""
+    r = cli("diagnose", "--no-env", "--format", "json", "--text",
+            "使用CANN-9.1.0和triton-ascend-3.2.0版本拉起训练时报错，报错难以定位。")
+    found = {f["id"]: f for f in json.loads(r.out)["findings"]}
+    assert "triton-ascend-cann-version-mismatch" in found, r.out
+    assert any("AD-PY-014" in e["text"] for e in found["triton-ascend-cann-version-mismatch"]["evidence"])

@@ -90,7 +90,8 @@ def test_every_match_holds_one_of_its_gate_words():
                "300I Duo", "Ascend 310P3", "Atlas 800 9000", "Atlas\t800  9000", "Atlas 300T", "Ascend910ProB",
                "Ascend 310", "Atlas 300I 3010", "docker run -it x", "podman exec y", "nerdctl run z",
                "kubectl exec -it p", "huawei.com/Ascend910: 8", "在容器内", "inside the container",
-               "v0.11.0rc0-310p", "v0.9.2rc1-a3", "Linux 6.6.0", "Linux version 4.19.90-52.22.v2207.ky10.aarch64"]
+               "v0.11.0rc0-310p", "v0.9.2rc1-a3", "Linux 6.6.0", "triton-ascend 3.2.0", "triton_ascend==3.2.0rc4",
+               "Linux version 4.19.90-52.22.v2207.ky10.aarch64"]
     pats = [(k, p) for k, p in tf.PROSE_VERSIONS] + [(f, p) for p, f in tf.PRODUCT] + [("container", p) for p, _ in tf.CONTAINER]
     for text in samples:
         for key, pat in pats:
@@ -164,6 +165,14 @@ def test_products_next_to_chinese_and_in_tags_and_file_names(text, family):
     ("CANN 8.5.0.alpha001", "cann.version", "8.5.0.alpha001"),
     ("CANN 9.0.0-beta.2, Linux 6.6.0", "kernel.release", "6.6.0"),
     ("Linux version 4.19.90-52.22.v2207.ky10.aarch64 (root@x)", "kernel.release", "4.19.90-52.22.v2207.ky10.aarch64"),
+    # triton-ascend (checked against CANN by AD-PY-014), a dash before a version Chinese follows, CANN's own
+    # install folder (cann-8.5.0 from CANN 8.5 on)
+    ("使用CANN-9.1.0和triton-ascend-3.2.0版本拉起训练时报错", "pkg.triton_ascend", "3.2.0"),
+    ("使用CANN-9.1.0和triton-ascend-3.2.0版本拉起训练时报错", "cann.version", "9.1.0"),
+    ("pip install triton-ascend==3.2.0rc4", "pkg.triton_ascend", "3.2.0rc4"),
+    ("triton_ascend-3.2.0-cp311-cp311-manylinux_2_27_aarch64.whl", "pkg.triton_ascend", "3.2.0"),
+    ("我用的 vllm-ascend-0.9.1rc1版本", "pkg.vllm_ascend", "0.9.1rc1"),
+    ("ASCEND_HOME_PATH=/usr/local/Ascend/cann-8.5.0", "cann.version", "8.5.0"),
 ])
 def test_versions_in_package_file_names_and_chinese_wording(text, key, value):
     assert {f.key: f.value for f in facts_from_text("<text>", text)}.get(key) == value

@@ -17,8 +17,10 @@ from ascend_doctor.kb.language.facts import Fact
 
 VERSION = r"v?(\d+\.\d+(?:\.(?:RC\d+|rc\d+|\d+|T\d+))?(?:\.(?:alpha|beta|rc|post|dev|b|B)?\d+)*(?:rc\d+)?(?:\+[\w.]+)?)"
 #: what may stand between a name and its version: "torch_npu==2.5.1", "torch_npu 版本 2.5.1", "vllm-ascend
-#: version: 0.9.1", "torch_npu版本为2.5.1", and in a package's file name "torch_npu-2.5.1.post1-cp310-...whl"
-SAID = r"\s*(?:[:=：]|==|version:?|版本(?:号)?\s*(?:为|是)?\s*[:：]?|-(?=v?\d[\w.+]*(?:\s|$|[,;)]|-(?:cp|py)\d|\.whl)))?\s*"
+#: version: 0.9.1", "torch_npu版本为2.5.1", in a package's file name "torch_npu-2.5.1.post1-cp310-...whl", and a dash
+#: before a version that Chinese follows ("triton-ascend-3.2.0版本")
+SAID = (r"\s*(?:[:=：]|==|version:?|版本(?:号)?\s*(?:为|是)?\s*[:：]?|-(?=v?\d[\w.+]*(?:\s|$|[,;)，、]|-(?:cp|py)\d|\.whl)"
+        r"|v?\d[\d.]*(?:rc\d+|\.post\d+)?[\u4e00-\u9fff]))?\s*")
 #: a word boundary that Chinese does not break: "昇腾910B上部署", "驱动24.1.rc2版本" (a Chinese character is a word
 #: character to \w, so \b and (?<![\w.]) would not see these names and versions)
 NOT_BEFORE = r"(?<![A-Za-z0-9_.])"
@@ -26,7 +28,7 @@ NOT_AFTER = r"(?![A-Za-z0-9_.])"
 PROSE_VERSIONS = [
     # also its packages' file names: Ascend-cann-toolkit_8.2.RC1_linux-aarch64.run,
     # Ascend-cann-kernels-910b_8.0.RC2_linux.run, Atlas-A3-cann-kernels_8.1.RC1_linux-aarch64.run
-    ("cann.version", re.compile(r"(?<![A-Za-z0-9])CANN(?:[ _-]?(?:toolkit|版本|version)|-kernels(?:-\w+)?)?(?:\s*[:=：]?\s*|_)"
+    ("cann.version", re.compile(r"(?<![A-Za-z0-9])CANN(?:[ _-]?(?:toolkit|版本|version)|-kernels(?:-\w+)?)?(?:\s*[:=：]?\s*|[_-])"
                                 r"(?:版本\s*)?v?(\d+\.\d+\.(?:RC\d+|rc\d+|\d+(?:RC\d+)?)(?:[.-](?:alpha|beta)\.?\d+)?)", re.I)),
     ("pkg.torch_npu", re.compile(NOT_BEFORE + r"torch[_-]npu" + SAID + VERSION, re.I)),
     ("pkg.torch", re.compile(NOT_BEFORE + r"(?:torch|pytorch)(?![_-]npu|[A-Za-z_])" + SAID + VERSION, re.I)),
@@ -36,6 +38,7 @@ PROSE_VERSIONS = [
                                    r"-(?:310p|a3)" + NOT_AFTER + r"))" + VERSION, re.I)),
     ("pkg.vllm", re.compile(NOT_BEFORE + r"vllm(?![_-]ascend|[A-Za-z_])" + SAID + VERSION, re.I)),
     ("pkg.sglang", re.compile(NOT_BEFORE + r"sglang" + SAID + VERSION, re.I)),
+    ("pkg.triton_ascend", re.compile(NOT_BEFORE + r"triton[_-]ascend" + SAID + VERSION, re.I)),
     ("pkg.transformers", re.compile(NOT_BEFORE + r"transformers" + SAID + VERSION, re.I)),
     ("pkg.numpy", re.compile(NOT_BEFORE + r"numpy" + SAID + VERSION, re.I)),
     ("pkg.mindspore", re.compile(NOT_BEFORE + r"mindspore(?![_-]lite|[A-Za-z_])" + SAID + VERSION, re.I)),
@@ -82,6 +85,7 @@ CONTAINER = [
 GATES = {
     "cann.version": ("cann",), "pkg.torch_npu": ("torch",), "pkg.torch": ("torch",),
     "pkg.vllm_ascend": ("vllm", "-310p", "-a3"), "pkg.vllm": ("vllm",), "pkg.sglang": ("sglang",),
+    "pkg.triton_ascend": ("triton-ascend", "triton_ascend"),
     "mindie.version": ("mindie",),
     "pkg.transformers": ("transformers",), "pkg.numpy": ("numpy",), "pkg.mindspore": ("mindspore",),
     "driver.version": ("driver", "hdk", "驱动"), "firmware.version": ("firmware", "固件"),

@@ -97,6 +97,7 @@ def run_query(kb_compat: Callable[[str], list[dict]], q: dict[str, str | None], 
     engines = kb_compat("engine-hardware")
     products = kb_compat("products")
     pydeps = kb_compat("python-deps")
+    triton = kb_compat("triton-ascend")
 
     cann = q.get("cann")
     if cann:
@@ -115,6 +116,8 @@ def run_query(kb_compat: Callable[[str], list[dict]], q: dict[str, str | None], 
         add(f"Python package constraints for CANN {cann}", "python-deps",
             [r for r in pydeps if r.get("cann") and m.same(r["cann"], cann)],
             ["package", "constraint", "cann", "engine", "note"])
+        add(f"triton-ascend releases built for CANN {cann}", "triton-ascend",
+            [r for r in triton if _hits(m, cann, r.get("cann"))], ["triton_ascend", "cann", "note"])
 
     hdk = q.get("hdk")
     if hdk:
