@@ -51,7 +51,7 @@ INTERNAL = re.compile(r"\(seed\)|(?<![\w/])(?:reference|seeds|samples)/[\w.\-]+"
 OFFICIAL = re.compile(r"^https?://(?:[\w.-]*\.)?(?:hiascend\.com|huawei\.com|huaweicloud\.com|mindspore\.cn|"
                       r"pypi\.org/project|docs\.sglang\.io|docs\.vllm\.ai|vllm-ascend\.readthedocs\.io)"
                       r"|^https?://(?:github\.com|gitee\.com|gitcode\.com)/(?:Ascend|ascend|cann|vllm-project|"
-                      r"sgl-project|mindspore|mindspore-ai|hiyouga|volcengine|modelscope|deepspeedai|microsoft)/",
+                      r"sgl-project|mindspore|mindspore-ai|hiyouga|volcengine|modelscope|deepspeedai|microsoft|triton-lang)/",
                       re.IGNORECASE)
 
 
