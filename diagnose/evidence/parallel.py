@@ -90,7 +90,8 @@ def _init(signatures: list[SignaturePattern]) -> None:
 def _scan_files(files: list[tuple[str, str, int]], generic_off: bool, frozen: str | None, head_left: int) -> Partial:
     """Scan ``files`` ((path, name, size) in reading order) into one Partial, from a fresh state (the error
     words already off when ``generic_off``; ``frozen``: the file of the keys the merged result held when it
-    reached the cap, past which only lines of those keys and signature and code lines are kept)."""
+    reached the cap, past which only lines of those keys and signature and code lines are kept; ``head_left``:
+    the merged result's _State.head_left() when the unit was sent, no less than what its merge can take)."""
     assert _scanner is not None and _reader is not None
     sc = _scanner
     sc._generic_hits = 0
@@ -193,8 +194,7 @@ def scan(scanner: scan_mod.Scanner, items: list[tuple[list[InputNote], Source]],
             while len(pending) < ahead and todo:
                 u = todo.pop()
                 pending[u[0]] = pool.submit(_scan_files, [(items[i][1].path, items[i][1].name, items[i][1].size)
-                                                          for i in u], st.generic_off, frozen.path,
-                                          max(0, scan_mod.HEAD_TOTAL - st.head_used))
+                                                          for i in u], st.generic_off, frozen.path, st.head_left())
 
         def here(i: int) -> None:
             pre, src = items[i]
@@ -298,7 +298,7 @@ def merge(scanner: scan_mod.Scanner, st: "scan_mod._State", unit: list[tuple[lis
         ev.inputs.append(src.name)
         ev.notes.extend(notes)
         if head is not None:
-            left = min(scan_mod.HEAD_BYTES, max(0, scan_mod.HEAD_TOTAL - st.head_used))
+            left = st.head_left()
             if left > 0:
                 st.add_head(src.name, head[:left])
     names.update(unit_names)

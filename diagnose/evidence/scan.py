@@ -119,7 +119,7 @@ class Scanner:
             ev.notes.append(InputNote(src.name, "error", f"cannot open: {getattr(exc, 'strerror', None) or exc}"))
             return
         lineno = 1
-        head_left = min(HEAD_BYTES, max(0, HEAD_TOTAL - st.head_used))
+        head_left = st.head_left()
         head = []
 
         def search():
@@ -342,6 +342,10 @@ class _State:
             return False
         self.dropped.add(key)
         return True
+
+    def head_left(self) -> int:
+        """Bytes of its head the next input may keep: HEAD_BYTES at most, within what HEAD_TOTAL leaves."""
+        return min(HEAD_BYTES, max(0, HEAD_TOTAL - self.head_used))
 
     def add_head(self, name: str, data: bytes) -> None:
         if self.partial:
