@@ -232,9 +232,9 @@ def test_the_generated_logs_reach_every_fast_path(tmp_path, monkeypatch):
 
     monkeypatch.setattr(bulk, "MAX_NEW", 10 ** 9)
     in_bulk = []
-    real = bulk.ShapeReader._flush
-    monkeypatch.setattr(bulk.ShapeReader, "_flush",
-                        lambda self, b, *a: in_bulk.append(sum(acc[0] for acc in b.values())) or real(self, b, *a))
+    real = scan_mod._State.settle
+    monkeypatch.setattr(scan_mod._State, "settle",
+                        lambda st: in_bulk.append(sum(acc[0] for acc in st.pending.values())) or real(st))
 
     path = tmp_path / "g.log"
     path.write_text(plog(random.Random(3), 4000, [1234, 56789], ordered=True, other=0.05), encoding="utf-8")
@@ -263,6 +263,20 @@ def test_lines_of_one_dedupe_key_with_other_codes_count_them_as_the_plain_path(t
     plain, fast = both(monkeypatch, lambda: _evidence([str(tmp_path / "h.log")], sigs=KB_LIKE))
     assert dump(fast) == dump(plain)
     assert [(c.code, c.count) for c in fast.codes] == [("9", 3)]
+
+
+def test_lines_counted_in_bulk_before_a_code_is_first_kept_do_not_count_for_it(tmp_path, monkeypatch):
+    """Lines counted in bulk are added to their kept lines later (``_State.settle``), across files; a code first
+    kept in a later file (a new CodeHit) counts only its own line and those after it, as the plain path does."""
+    line = "[ERROR] HCCL({p},python3):2025-08-20-10:00:{s:02d}.000.000 [hccl.cc:12][7] {op} is failed. ret[{k}]"
+    first = [(1, 0, 9)] + [(2, s, 5) for s in range(1, 40)]
+    (tmp_path / "a.log").write_text("\n".join(line.format(p=p, s=s, k=k, op="HcclAllReduce") for p, s, k in first) + "\n")
+    (tmp_path / "b.log").write_text(line.format(p=3, s=50, k=5, op="HcclBroadcast") + "\n"
+                                    + line.format(p=2, s=51, k=5, op="HcclAllReduce") + "\n")
+    paths = [str(tmp_path / "a.log"), str(tmp_path / "b.log")]
+    plain, fast = both(monkeypatch, lambda: _evidence(paths, sigs=KB_LIKE))
+    assert dump(fast) == dump(plain)
+    assert sorted((c.code, c.count) for c in fast.codes) == [("5", 2), ("9", 1)]
 
 
 def test_long_lines_give_the_plain_evidence(tmp_path, monkeypatch):

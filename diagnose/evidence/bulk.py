@@ -24,6 +24,8 @@ from itertools import accumulate, compress, groupby, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
+from . import clock as clock_mod
+from .clock import time_text
 from .memo import EXACT, NOT_DIGITS, NOTHING, PROGRESS_ONLY, LineEntry, ShapeEntry, ShapeMemo, one_bar_by_shapes
 from .model import CODE, SIGNATURE
 from .uniform import TO_ZERO
@@ -47,8 +49,8 @@ class ShapeReader:
 
     def __init__(self, scanner: "Scanner"):
         self.sc = scanner
-        self._clock: dict[bytes, str] = {}       # its month to second -> "MM-DD HH:MM:SS."
-        self._keys: dict[tuple, str] = {}        # (template, the digits its key is made of) -> the key
+        self._keyed: list = []                   # the templates whose ``keys`` remember dedupe keys
+        self._nkeys = 0                          # how many they remember together
         self._search = 0                         # parts to search with the automaton before shapes are tried again
         self._searched = 0                       # how many were searched the last time
 
@@ -84,47 +86,58 @@ class ShapeReader:
             shapes.pop()
         entry = {k: memo.get(k) for k in set(shapes)}       # shape -> entry, each shape once
         orig = None
-        new = []
-        captures = []
+        seg_shapes = None
+        others = set()                  # the shapes whose lines are read (not NOTHING)
+        hits = []                       # the NOTHING shapes with error-word hits
+        unknown = []
         for k, e in entry.items():
             if e is None:
+                unknown.append(k)
+            elif e.kind is not NOTHING:
+                others.add(k)
+            elif e.gh:
+                hits.append(k)
+        if unknown:
+            new = []
+            captures = []
+            for k in unknown:
                 if memo.kept(k):
                     new.append(k)
                 elif b"\r" in k.rstrip(b"\r"):
                     captures.append(k)          # carriage-return updates: only noted if they are all progress
                 else:
                     entry[k] = memo.long        # a long line: read on its own
-        seg_shapes = memo.all_progress(captures) if captures else None
-        if seg_shapes is not None:
+            seg_shapes = memo.all_progress(captures) if captures else None
+            if seg_shapes is not None:
+                for k in captures:
+                    entry[k] = memo.capture_entry
+                captures = []
+            if captures or new:
+                orig = text.split(b"\n")
+                first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))     # shape -> its first line
             for k in captures:
-                entry[k] = memo.capture_entry
-            captures = []
-        if captures or new:
-            orig = text.split(b"\n")
-            first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))     # shape -> its first line
-        for k in captures:
-            entry[k] = memo.capture(orig[first[k]], k)
-        if new:
-            if len(new) > MAX_NEW:
-                # more new shapes than learning them would repay: the automaton reads this part, and only the
-                # shapes that repeat in it are learnt (a log whose every line has a shape of its own stays cheap)
-                counts = Counter(shapes)
-                for k in sorted((k for k in new if counts[k] > 1), key=counts.__getitem__, reverse=True)[:MAX_NEW]:
-                    memo.learn(orig[first[k]], k)
-                self._searched = min(2 * self._searched + 1, 31)
-                self._search = self._searched           # the next parts are searched too, more of them each time
-                return self.sc._search_block(text, len(text), name, lineno, st, memo.pf, memo.pf.matches(text), memo.pf)
-            self._searched = 0
-            for k in new:
-                entry[k] = memo.learn(orig[first[k]], k)
+                entry[k] = memo.capture(orig[first[k]], k)
+            if new:
+                if len(new) > MAX_NEW:
+                    # more new shapes than learning them would repay: the automaton reads this part, and only the
+                    # shapes that repeat in it are learnt (a log whose every line has a shape of its own stays cheap)
+                    counts = Counter(shapes)
+                    for k in sorted((k for k in new if counts[k] > 1), key=counts.__getitem__, reverse=True)[:MAX_NEW]:
+                        memo.learn(orig[first[k]], k)
+                    self._searched = min(2 * self._searched + 1, 31)
+                    self._search = self._searched           # the next parts are searched too, more of them each time
+                    return self.sc._search_block(text, len(text), name, lineno, st, memo.pf, memo.pf.matches(text),
+                                                 memo.pf)
+                self._searched = 0
+                for k in new:
+                    entry[k] = memo.learn(orig[first[k]], k)
+            for k in unknown:
+                e = entry[k]
+                if e.kind is not NOTHING:
+                    others.add(k)
+                elif e.gh:
+                    hits.append(k)
         gh = 0
-        others = set()
-        hits = []
-        for k, e in entry.items():
-            if e.kind is not NOTHING:
-                others.add(k)
-            elif e.gh:
-                hits.append(k)
         if hits:
             if len(hits) > 2:
                 gh_of = {k: entry[k].gh for k in hits}
@@ -141,16 +154,18 @@ class ShapeReader:
                     if gh + n:
                         self.sc.count_generic(gh + n, st)
                     return lineno + len(shapes)
-            ents = dict(zip(todo, map(entry.__getitem__, map(shapes.__getitem__, todo))))
-            if orig is None:
-                orig = _lines_at(text, shapes, todo)
+            es = list(map(entry.__getitem__, map(shapes.__getitem__, todo)))     # the entry of each line of todo
             cap = memo.capture_entry
             if any(entry[k].cut is not None or entry[k] is cap for k in others):
+                if orig is None:
+                    orig = _lines_at(text, shapes, todo)
+                ents = dict(zip(todo, es))
                 todo = self._progress(ents, orig, cap, seg_shapes)
+                es = list(map(ents.__getitem__, todo))
             digits = None
             if any(entry[k].kind is EXACT for k in others):
                 digits = text.translate(None, NOT_DIGITS_NL).split(b"\n")
-            gh += self._lines(todo, ents, orig, digits, shapes, name, lineno, st, memo)
+            gh += self._lines(todo, es, text, orig, digits, shapes, name, lineno, st, memo)
         if gh:
             self.sc.count_generic(gh, st)
         return lineno + len(shapes)
@@ -183,43 +198,70 @@ class ShapeReader:
         plain.sort()
         return plain
 
-    def _lines(self, todo: list[int], ents: dict[int, ShapeEntry], orig, digits, shapes: list[bytes], name: str,
+    def _lines(self, todo: list[int], es: list[ShapeEntry], text: bytes, orig, digits, shapes: list[bytes], name: str,
                lineno: int, st: "_State", memo: ShapeMemo) -> int:
-        """The lines ``todo`` of the part, in order; returns the error-word hits of those counted in bulk."""
+        """The lines ``todo`` of the part ``text`` (``es``: their entries; ``orig``: its lines, or None until one
+        is wanted), in order; returns the error-word hits of those counted in bulk."""
         lines = st.lines
+        valid = clock_mod._VALID
         gh = 0
-        # a template's dedupe key, or a line entry -> [lines, earliest time (from the month on), dedupe key, codes,
-        # rank]: lines of one dedupe key may differ in their codes (HCCL's ret[5] and ret[9] are both "ret[#]")
-        bulk: dict = {}
-        last = b""                      # the time of the last line counted in bulk (b"": none since the last flush)
-        for i in todo:
-            e = ents[i]
-            le = None
-            if e.kind is EXACT:
+        bulk = st.pending               # the lines counted in, not yet added to their kept lines (_State.settle)
+        last = b""                      # the time of the last line counted in bulk (b"": none since the last noted)
+        for i, e in zip(todo, es):
+            tpl = e.tpl
+            if tpl is not None:                 # a template's line (its shape is EXACT): most plog lines
                 d = digits[i]
-                tpl = e.tpl
-                if tpl is not None:
+                c = tpl.clock                   # its time (as Clock.at, without a call): MMDDhhmmssffffff
+                h = d[c.head]
+                if valid.get(h) or c.valid(h):
+                    t = d[c.time] + c.pad
+                    key = tpl.keys.get(d[tpl.lo:])
+                    if key is None:
+                        key = self._key_of(tpl, d)
                     v = tpl.v
+                    gh += v.gh
+                    last = t
+                    acc = bulk.get(key)
+                    if acc is not None:         # (only kept lines are counted in)
+                        acc[0] += 1
+                        if t < acc[1]:
+                            acc[1] = t
+                    elif key in lines:
+                        bulk[key] = [1, t, key, v.codes, ""]
+                    elif (v.kinds & KEPT_PAST_CAP) or not st.past_cap(key):
+                        # a new kept line (else, past the cap, only its time is noted): what the lines gathered
+                        # so far change (counts and times of other kept lines) it neither reads nor changes, but
+                        # for the time noted last
+                        if orig is None:
+                            orig = _lines_at(text, shapes, todo)
+                        self.sc._keep(st, name, lineno + i, orig[i].decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP],
+                                      tpl.verdict(d.decode("ascii"), key), time_text(t), "")
+                    continue
+                le = None
+            elif e.kind is EXACT:
+                d = digits[i]
+                le = e.lines.get(d[e.h:])
+                if le is None:
+                    if orig is None:
+                        orig = _lines_at(text, shapes, todo)
+                    le = memo.line(e, orig[i], shapes[i], d)
                 else:
-                    le = e.lines.get(d[e.h:])
-                    if le is None:
-                        le = memo.line(e, orig[i], shapes[i], d)
-                    else:
-                        e.hits += 1
-                    v = le.v if le.bulk else None
-                if v is not None:
-                    t = (e.clock if tpl is None else tpl.clock).at(d)   # MMDDhhmmssffffff, None: not a valid time
+                    e.hits += 1
+                if le.bulk:
+                    v = le.v
+                    t = e.clock.at(d)
                     if t is not None:
-                        key = v.key if tpl is None else self._key_of(tpl, d)
+                        key = v.key
+                        acc = bulk.get(le)
+                        if acc is not None:
+                            acc[0] += 1
+                            if t < acc[1]:
+                                acc[1] = t
+                            last = t
+                            gh += v.gh
+                            continue
                         if key in lines:
-                            group = key if le is None else le
-                            acc = bulk.get(group)
-                            if acc is None:
-                                bulk[group] = [1, t, key, v.codes, "" if le is None else le.rank]
-                            else:
-                                acc[0] += 1
-                                if t < acc[1]:
-                                    acc[1] = t
+                            bulk[le] = [1, t, key, v.codes, le.rank]
                             last = t
                             gh += v.gh
                             continue
@@ -227,20 +269,16 @@ class ShapeReader:
                             last = t            # a new line past the cap is not kept: only its time is noted
                             gh += v.gh
                             continue
-                        if tpl is not None:
-                            # a new kept line: what the lines gathered so far change (counts and times of other
-                            # kept lines) it neither reads nor changes, but for the time noted last
-                            gh += v.gh
-                            self.sc._keep(st, name, lineno + i, orig[i].decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP],
-                                          tpl.verdict(d.decode("ascii"), key), self._time(t), "")
-                            last = t
-                            continue
-            if bulk or last:
-                self._flush(bulk, last, name, st)
-                bulk, last = {}, b""
+            else:
+                le = None
+            if last:                    # the line read on its own may take its time from the last one
+                st.last_time[name] = time_text(last)
+                last = b""
+            if orig is None:
+                orig = _lines_at(text, shapes, todo)
             self._one(e, orig[i], shapes[i], None if digits is None else digits[i], name, lineno + i, st, memo, le)
-        if bulk or last:
-            self._flush(bulk, last, name, st)
+        if last:
+            st.last_time[name] = time_text(last)
         return gh
 
     def _by_shape(self, todo: list[int], entry: dict, digits: list[bytes], text: bytes, orig, shapes: list[bytes],
@@ -321,56 +359,41 @@ class ShapeReader:
             d = digits[i]
             raw = orig[i].decode("utf-8", "replace").rstrip("\r")[:MAX_KEEP]
             if tpl is not None:
-                self.sc._keep(st, name, lineno + i, raw, tpl.verdict(d.decode("ascii"), key), self._time(tpl.clock.at(d)), "")
+                self.sc._keep(st, name, lineno + i, raw, tpl.verdict(d.decode("ascii"), key), time_text(tpl.clock.at(d)), "")
             else:
                 self.sc._keep(st, name, lineno + i, raw, v, g[8].clock.text(d), g[5])
             g[0] -= 1
-        self._flush({n: (g[0], g[1], g[3], g[4], g[5]) for n, g in enumerate(groups) if g[0] and g[3] not in dropped},
-                    last, name, st)
+        pending = st.pending
+        for g in groups:
+            n, t, key, codes, rank = g[0], g[1], g[3], g[4], g[5]
+            if n and key not in dropped:
+                gid = key if not codes and not rank else (key, codes, rank)
+                acc = pending.get(gid)
+                if acc is None:
+                    pending[gid] = [n, t, key, codes, rank]
+                else:
+                    acc[0] += n
+                    if t < acc[1]:
+                        acc[1] = t
+        st.last_time[name] = time_text(last)
         return gh
 
-    def _flush(self, bulk: dict, last: bytes, name: str, st: "_State") -> None:
-        """Count in the lines gathered in ``bulk`` (each one's kept line exists); ``last``: the time of the last
-        line counted in since the last flush."""
-        bound = st.time_bounds
-        for n, t, key, codes, rank in bulk.values():
-            ln = st.lines[key]
-            ln.count += n
-            if rank:
-                ln.ranks.add(rank)
-            b = bound.get(key)
-            if b is None or b[1] is not ln.time or t < b[0]:
-                time = self._time(t)
-                if not ln.time or time < ln.time:
-                    ln.time = time
-                bound[key] = (t, ln.time)       # a time no earlier than the line's (t and the text sort alike)
-            for ck in codes:
-                if ck in st.codes:
-                    st.codes[ck].count += n
-            if st.code_seen is not None:
-                for ck in codes:
-                    st.code_seen[ck] = st.code_seen.get(ck, 0) + n
-        st.last_time[name] = self._time(last)
-
     def _key_of(self, tpl, d: bytes) -> str:
-        """The dedupe key a template gives the line whose digits are ``d`` (remembered)."""
-        at = (tpl, d[tpl.lo:])
-        k = self._keys.get(at)
+        """The dedupe key a template gives the line whose digits are ``d``, remembered in ``tpl.keys`` (MAX_KEYS
+        keys at most over all templates)."""
+        at = d[tpl.lo:]
+        k = tpl.keys.get(at)
         if k is None:
-            if len(self._keys) >= MAX_KEYS:
-                self._keys.clear()
-            k = self._keys[at] = tpl.key(d.decode("ascii"))
+            if self._nkeys >= MAX_KEYS:
+                for t in self._keyed:
+                    t.keys.clear()
+                self._keyed.clear()
+                self._nkeys = 0
+            if not tpl.keys:
+                self._keyed.append(tpl)
+            k = tpl.keys[at] = tpl.key(d.decode("ascii"))
+            self._nkeys += 1
         return k
-
-    def _time(self, t: bytes) -> str:
-        """line_time of a plog time's digits from the month on (MMDDhhmmssmmmuuu)."""
-        clock = self._clock.get(t[:10])
-        if clock is None:
-            c = t[:10].decode("ascii")
-            clock = self._clock[t[:10]] = f"{c[:2]}-{c[2:4]} {c[4:6]}:{c[6:8]}:{c[8:10]}."
-            if len(self._clock) > 10000:
-                self._clock.clear()
-        return clock + t[10:].decode("ascii")
 
     def _one(self, e: ShapeEntry, raw: bytes, key: bytes, digits: bytes | None, name: str, lineno: int,
              st: "_State", memo: ShapeMemo, le: "LineEntry | None" = None) -> None:

@@ -26,26 +26,30 @@ class Clock:
     """The time of a line of one shape from its digits: they start at the ``ts``-th digit, with a year
     (``year``: its 4 digits first, which must start 19 or 20) or not, then month, day, hour, minute,
     second and ``frac`` digits of the second (0-6)."""
-    __slots__ = ("ts", "year", "frac", "_n", "_pad")
+    __slots__ = ("ts", "year", "frac", "_n", "pad", "head", "time")
 
     def __init__(self, ts: int, year: bool, frac: int):
         self.ts, self.year, self.frac = ts, year, frac
         self._n = (4 if year else 0) + 10 + frac
-        self._pad = b"0" * (6 - frac)
+        self.pad = b"0" * (6 - frac)      # the fraction padded to 6 digits
+        #: the slices of a line's digits that hold its date and hour (checked, see ``valid``) and its time
+        #: from the month on (``at`` without the padding of the fraction)
+        self.head = slice(ts, ts + (10 if year else 6))
+        self.time = slice(ts + (4 if year else 0), ts + self._n)
 
     def at(self, digits: bytes) -> bytes | None:
         """``MMDDhhmmssffffff`` (16 digits, the fraction padded with 0) of the line whose digits are
         ``digits``, or None when its time is not a valid one."""
-        t = digits[self.ts:self.ts + self._n]
-        if self.year:
-            ok = _VALID.get(t[:10])
-            if ok is None:
-                ok = self._check(t[:10])
-            return t[4:] + self._pad if ok else None
-        ok = _VALID.get(t[:6])
+        h = digits[self.head]
+        ok = _VALID.get(h)
         if ok is None:
-            ok = self._check(t[:6])
-        return t + self._pad if ok else None
+            ok = self._check(h)
+        return digits[self.time] + self.pad if ok else None
+
+    def valid(self, head: bytes) -> bool:
+        """Whether the date and hour digits ``head`` (``digits[self.head]``) make a valid time."""
+        ok = _VALID.get(head)
+        return self._check(head) if ok is None else ok
 
     def _check(self, head: bytes) -> bool:
         """Whether the date and hour digits ``head`` (10 with the year, 6 without) make a valid time; remembered."""
@@ -54,8 +58,7 @@ class Clock:
     def all_valid(self, ds: "list[bytes]") -> bool:
         """Whether ``at`` finds a valid time in every one of the digit strings ``ds`` (each distinct date and
         hour checked once)."""
-        n = 10 if self.year else 6
-        for t in set(map(itemgetter(slice(self.ts, self.ts + n)), ds)):
+        for t in set(map(itemgetter(self.head), ds)):
             ok = _VALID.get(t)
             if ok is None:
                 ok = self._check(t)
@@ -65,8 +68,8 @@ class Clock:
 
     def times(self, ds: "list[bytes]") -> "list[bytes]":
         """``at`` of each of the digit strings ``ds``, all valid (``all_valid``), without a call per line."""
-        got = list(map(itemgetter(slice(self.ts + (4 if self.year else 0), self.ts + self._n)), ds))
-        return [t + self._pad for t in got] if self._pad else got
+        got = list(map(itemgetter(self.time), ds))
+        return [t + self.pad for t in got] if self.pad else got
 
     def text(self, digits: bytes) -> str | None:
         """What clean.line_time gives the line whose digits are ``digits`` (``MM-DD hh:mm:ss.ffffff``), or
@@ -77,6 +80,20 @@ class Clock:
         c = t.decode("ascii")
         return f"{c[:2]}-{c[2:4]} {c[4:6]}:{c[6:8]}:{c[8:10]}.{c[10:]}"
 
+
+
+_TEXT: dict[bytes, str] = {}   # month to second digits -> "MM-DD HH:MM:SS."
+
+
+def time_text(t: bytes) -> str:
+    """What clean.line_time gives a line whose time ``at`` reads as ``t`` (MMDDhhmmssffffff)."""
+    head = _TEXT.get(t[:10])
+    if head is None:
+        if len(_TEXT) >= MAX_VALID:
+            _TEXT.clear()
+        c = t[:10].decode("ascii")
+        head = _TEXT[t[:10]] = f"{c[:2]}-{c[2:4]} {c[4:6]}:{c[6:8]}:{c[8:10]}."
+    return head + t[10:].decode("ascii")
 
 
 def _remember(key: bytes, ok: bool) -> bool:

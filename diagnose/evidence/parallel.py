@@ -106,6 +106,7 @@ def _scan_files(files: list[tuple[str, str, int]], generic_off: bool, frozen: st
         notes, heads = len(ev.notes), len(st.raw_heads)
         sc._scan_source(file_source(path, name, size), st, _reader)
         per_file.append((ev.notes[notes:], st.raw_heads[heads][1] if len(st.raw_heads) > heads else None))
+    st.settle()
     return Partial(lines=list(st.lines.items()), codes=st.codes, code_seen=st.code_seen or {}, stalls=ev.stalls,
                    files=per_file, last_time=st.last_time, bytes_read=ev.bytes_read, lines_read=ev.lines_read,
                    generic_hits=sc._generic_hits, generic_off=generic_off, capped=frozen is not None,
@@ -260,6 +261,7 @@ def merge(scanner: scan_mod.Scanner, st: "scan_mod._State", unit: list[tuple[lis
         # a line already kept from an earlier input: its codes count only where they were already found
         if key in st.lines and any(ck not in st.codes for ck in ln.codes):
             return False
+    st.settle()
     known = set(st.codes)
     order_of = {0: st.order}        # the unit's own order -> the merged order at that point
     cap = scan_mod.MAX_DISTINCT

@@ -11,6 +11,7 @@ the answer of the search, in order.
 """
 from __future__ import annotations
 
+import io
 import sys
 import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -54,6 +55,7 @@ class Reader:
         self.size = self.cut_lines = 0
         self.notes: list[InputNote] = []
         self.skipped = False
+        self._regular = False
 
     def __enter__(self) -> "Reader":
         self._interval = sys.getswitchinterval()
@@ -70,9 +72,12 @@ class Reader:
         if self._interval is not None:
             sys.setswitchinterval(self._interval)
 
-    def blocks(self, name: str, stream: BinaryIO, search: Search | None) -> Iterator[tuple[Block, Any]]:
+    def blocks(self, name: str, stream: BinaryIO, search: Search | None, regular: bool = False
+               ) -> Iterator[tuple[Block, Any]]:
         """(block, answer of the search for it) for each block of ``stream``, in order; without a search
-        (None) the blocks are read in this thread, the answer None."""
+        (None) the blocks are read in this thread, the answer None. ``regular``: the stream reads a regular
+        file (a short read there is its end: no read after it to find that out)."""
+        self._regular = regular and type(stream) is io.BufferedReader
         self.size = self.cut_lines = 0
         self.notes = []
         self.skipped = False
@@ -145,7 +150,7 @@ class Reader:
                     blk.notes.append(InputNote.of(name, "warning", "empty"))
                     blk.skip = True
                     return blk
-                if looks_binary(buf[:got]):
+                if looks_binary(buf, got):
                     blk.notes.append(InputNote.of(name, "warning", "binary"))
                     blk.skip = True
                     return blk
@@ -160,6 +165,8 @@ class Reader:
                     cut = data_end - 1
                     self.cut_lines += 1
                 end = cut + 1
+                if got < BLOCK and end == data_end and self._regular:
+                    got = 0     # BufferedReader.readinto reads until the room is full or the file ends: it ended here
             else:
                 end = data_end = n
             break

@@ -29,6 +29,7 @@ from .reader import Reader
 from .sources import Source
 from .stalls import PROGRESS_TRIGGERS, StallTracker
 from .bulk import ShapeReader
+from .clock import time_text
 from .memo import ShapeMemo
 from .verdict import (ERROR_LINE, ERROR_LINE_RE, MAX_KEEP, PROGRESS, PROGRESS_SET, REGEX_WINDOW, Classifier, Verdict,
                       cannot_be_error, is_error_line)
@@ -103,6 +104,7 @@ class Scanner:
                 for src in sources:
                     ev.inputs.append(src.name)
                     self._scan_source(src, state, rd)
+        state.settle()
         ev.lines = list(state.lines.values())
         ev.lines.sort(key=lambda ln: ln.order)
         ev.codes = list(state.codes.values())
@@ -130,7 +132,7 @@ class Scanner:
         try:
             with stream:
                 # the fast path reads a block by the shapes of its lines: no search
-                for blk, found in rd.blocks(src.name, stream, None if self.fast else search):
+                for blk, found in rd.blocks(src.name, stream, None if self.fast else search, bool(src.path)):
                     pf, matches = found or (None, None)
                     if head_left > 0:
                         take = bytes(blk.view[:min(head_left, blk.end)])
@@ -278,6 +280,8 @@ class Scanner:
     @staticmethod
     def _count(st: "_State", name: str, v: Verdict, time: str, rank: str) -> bool:
         """Count a repeat of a kept line in (count, ranks, earliest time, codes); False when the line is new."""
+        if st.pending:
+            st.settle()
         ln = st.lines.get(v.key)
         if ln is None:
             return False
@@ -323,6 +327,9 @@ class _State:
         # bulk.py: dedupe key -> (a plog time as digits no earlier than its kept line's time, that time as it was):
         # a later count of the key at a time no earlier than that leaves the kept line's time as it is
         self.time_bounds: dict[str, tuple[bytes, str]] = {}
+        # bulk.py: lines counted in but not yet added to their kept lines (see settle): a template's dedupe key, a
+        # line entry or (key, codes, rank) -> [lines, earliest time (MMDDhhmmssffffff), dedupe key, codes, rank]
+        self.pending: dict = {}
         self.generic_off = False
         # scanning one file for parallel.py: heads kept as bytes (the budget is the merge's), and every
         # kept occurrence of each code counted
@@ -333,6 +340,32 @@ class _State:
         # another key is not kept, as the serial scan past its cap), and the keys so left out
         self.frozen: frozenset[str] | None = None
         self.dropped: set[str] = set()
+
+    def settle(self) -> None:
+        """Add the lines bulk.py counted in (``pending``) to their kept lines. What they add (counts, ranks, the
+        earliest time, code counts) does not depend on when it is added, as long as nothing reads or changes the
+        kept lines and codes meanwhile: everything else that does settles first (Scanner._count, the end of a
+        scan, a merge of a worker's unit)."""
+        bound = self.time_bounds
+        lines, codes_of, seen = self.lines, self.codes, self.code_seen
+        for n, t, key, codes, rank in self.pending.values():
+            ln = lines[key]
+            ln.count += n
+            if rank:
+                ln.ranks.add(rank)
+            b = bound.get(key)
+            if b is None or b[1] is not ln.time or t < b[0]:
+                time = time_text(t)
+                if not ln.time or time < ln.time:
+                    ln.time = time
+                bound[key] = (t, ln.time)       # a time no earlier than the line's (t and the text sort alike)
+            for ck in codes:
+                if ck in codes_of:
+                    codes_of[ck].count += n
+            if seen is not None:
+                for ck in codes:
+                    seen[ck] = seen.get(ck, 0) + n
+        self.pending.clear()
 
     def past_cap(self, key: str) -> bool:
         """A new line of dedupe ``key`` that is neither a signature nor a code line is not kept (MAX_DISTINCT)."""

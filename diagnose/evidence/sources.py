@@ -23,6 +23,7 @@ from .model import InputNote
 from .paste import unpaste
 
 SNIFF = 8192
+OPEN_BUFFER = 1 << 16
 GZIP_MAGIC = b"\x1f\x8b"
 #: directory walk limits: never follow symlinked directories, skip these names
 SKIP_DIRS = {".git", "__pycache__", "node_modules"}
@@ -33,24 +34,30 @@ class Source:
     name: str                                # shown to the user (path, "<stdin>", "<text>")
     open: Callable[[], BinaryIO]             # a fresh binary stream (decompressed if gzip)
     path: str = ""                           # a regular file (another process may open it: parallel.py)
-    size: int = 0                            # its size on disk
+    known_size: int | None = None            # its size on disk, when already known
+
+    @property
+    def size(self) -> int:
+        """Its size on disk (0: not a file, or not found), looked up when first asked (only parallel.py asks)."""
+        if self.known_size is None:
+            try:
+                self.known_size = os.stat(self.path).st_size if self.path else 0
+            except OSError:
+                self.known_size = 0
+        return self.known_size
 
 
 def file_source(path: str, name: str, size: int | None = None) -> Source:
     """A regular file (gzip or not) as a Source; ``size``: its size when already known."""
-    if size is None:
-        try:
-            size = os.stat(path).st_size
-        except OSError:
-            size = 0
 
     def opener() -> BinaryIO:
-        raw = open(path, "rb")
+        # a buffer of OPEN_BUFFER: the peeks below read a small file whole (a plog file: one read, not two)
+        raw = open(path, "rb", buffering=OPEN_BUFFER)
         if raw.peek(2)[:2] == GZIP_MAGIC:       # gzip is recognised by its magic bytes, whatever the name
             raw.close()
             return decoded(gzip.open(path, "rb"))
         return decoded(raw)
-    return Source(name, opener, path=path, size=size)
+    return Source(name, opener, path=path, known_size=size)
 
 
 def _gunzipped(buf):
@@ -224,13 +231,9 @@ def _walk(root: Path, notes: list[InputNote]) -> Iterator[Source]:
                     continue
             except OSError:
                 continue
-            try:
-                size = e.stat().st_size
-            except OSError:
-                size = 0
             found += 1
             name = prefix + e.name
-            yield file_source(name, name, size)
+            yield file_source(name, name)
     if not found:
         notes.append(InputNote.of(str(root), "warning", "no_files"))
 
@@ -263,6 +266,6 @@ def _walk_dirs(root: Path, onerror) -> Iterator[tuple[str, list[os.DirEntry]]]:
         stack.extend(os.path.join(d, n) for n in sorted(dirs, reverse=True))
 
 
-def looks_binary(head: bytes) -> bool:
-    """A NUL byte in the first bytes: an executable, an image, a core dump, a database."""
-    return b"\x00" in head[:SNIFF]
+def looks_binary(head: "bytes | bytearray", end: int | None = None) -> bool:
+    """A NUL byte in the first bytes (of ``head[:end]``): an executable, an image, a core dump, a database."""
+    return head.find(b"\x00", 0, SNIFF if end is None else min(end, SNIFF)) >= 0

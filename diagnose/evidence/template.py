@@ -35,11 +35,13 @@ class Template:
     """``v``: the verdict of the first line (its kinds, signatures, error-word hits); ``cleaned(d)`` and
     ``key(d)``: the cleaned text and dedupe key of a line of the shape whose digits are ``d`` (str); the key
     is made of the digits from the ``lo``-th on (a header's digits, the time's among them, never reach
-    it); ``clock``: where the time of a line of the shape sits among its digits."""
-    __slots__ = ("v", "cleaned", "key", "lo", "clock")
+    it); ``clock``: where the time of a line of the shape sits among its digits; ``keys``: the keys made so
+    far, by the digits they are made of (bulk.py remembers them there)."""
+    __slots__ = ("v", "cleaned", "key", "lo", "clock", "keys")
 
     def __init__(self, v: Verdict, cleaned: Callable[[str], str], key: Callable[[str], str], lo: int, clock: Clock):
         self.v, self.cleaned, self.key, self.lo, self.clock = v, cleaned, key, lo, clock
+        self.keys: dict[bytes, str] = {}
 
     def verdict(self, d: str, key: str | None = None) -> Verdict:
         """The verdict of the line whose digits are ``d`` (``key``: its dedupe key, when known)."""

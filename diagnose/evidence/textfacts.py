@@ -274,7 +274,7 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
 
     out: dict[str, Fact] = {}
     # tool outputs have short lines: blank out very long ones (keeps line numbers, keeps parsers fast)
-    if any(len(ln) > MAX_TOOL_LINE for ln in text.splitlines()):
+    if len(text) > MAX_TOOL_LINE and max(map(len, text.splitlines())) > MAX_TOOL_LINE:
         text = "\n".join(ln if len(ln) <= MAX_TOOL_LINE else "" for ln in text.splitlines())
     for block in find_blocks(text):
         _block_facts(name, block, out)
