@@ -100,11 +100,11 @@ class ShapeReader:
         if unknown:
             new = []
             captures = []
-            for k in unknown:
-                if memo.kept(k):
-                    new.append(k)
-                elif b"\r" in k.rstrip(b"\r"):
+            for k in unknown:                   # ShapeMemo.kept, with one rstrip per shape
+                if b"\r" in k.rstrip(b"\r"):
                     captures.append(k)          # carriage-return updates: only noted if they are all progress
+                elif len(k) <= MAX_KEEP:
+                    new.append(k)
                 else:
                     entry[k] = memo.long        # a long line: read on its own
             seg_shapes = memo.all_progress(captures) if captures else None
@@ -156,12 +156,11 @@ class ShapeReader:
                     return lineno + len(shapes)
             es = list(map(entry.__getitem__, map(shapes.__getitem__, todo)))     # the entry of each line of todo
             cap = memo.capture_entry
-            if any(entry[k].cut is not None or entry[k] is cap for k in others):
+            if any(entry[k].bar is not None or entry[k] is cap for k in others):
                 if orig is None:
                     orig = _lines_at(text, shapes, todo)
-                ents = dict(zip(todo, es))
-                todo = self._progress(ents, orig, cap, seg_shapes)
-                es = list(map(ents.__getitem__, todo))
+                todo = self._progress(todo, es, orig, cap, seg_shapes)
+                es = list(map(entry.__getitem__, map(shapes.__getitem__, todo)))
             digits = None
             if any(entry[k].kind is EXACT for k in others):
                 digits = text.translate(None, NOT_DIGITS_NL).split(b"\n")
@@ -170,21 +169,21 @@ class ShapeReader:
             self.sc.count_generic(gh, st)
         return lineno + len(shapes)
 
-    def _progress(self, ents: "dict[int, ShapeEntry]", orig, cap: ShapeEntry, seg_shapes: "set[bytes] | None") -> list[int]:
-        """The lines of ``ents`` (line -> entry, in order) still to read when progress updates are only noted:
+    def _progress(self, todo: list[int], es: list[ShapeEntry], orig, cap: ShapeEntry,
+                  seg_shapes: "set[bytes] | None") -> list[int]:
+        """The lines ``todo`` (in order, ``es`` their entries) still to read when progress updates are only noted:
         of the updates of one bar (told apart as StallTracker.note does: the text before the percentage and the
-        total, at the places ``cut`` of their shape) only the last, and of the captures (``cap``: carriage-return
+        total, sliced by the ``bar`` of their shape) only the last, and of the captures (``cap``: carriage-return
         updates) only the last when all of them together update one bar (told from their segments' shapes
         ``seg_shapes``, when the part's captures were all known progress, and a few counts when that is enough,
         else by StallTracker.one_bar); the other lines all."""
         plain: list[int] = []
         caps: list[int] = []
         last: dict = {}
-        for i, e in ents.items():
-            c = e.cut
-            if c is not None:
-                ln = orig[i]
-                last[(ln[:c[0]], ln[c[1]:c[2]])] = i
+        for i, e in zip(todo, es):
+            bar = e.bar
+            if bar is not None:
+                last[bar(orig[i])] = i
             elif e is cap:
                 caps.append(i)
             else:

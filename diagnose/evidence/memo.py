@@ -29,6 +29,8 @@ it is. A shape is learnt from its first line, as one of:
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 import re
 
 import ahocorasick_rs
@@ -61,14 +63,16 @@ NOT_DIGITS = bytes(c for c in range(256) if not 48 <= c <= 57)
 
 
 class ShapeEntry:
-    """``cut`` (PROGRESS): where StallTracker.note reads the bar of a line of this shape (see ``_bar_cut``);
+    """``bar`` (PROGRESS): what StallTracker.note tells the bar of a line of this shape by, as a function of the
+    line: (the text before the percentage, the total), sliced where ``_bar_cut`` says;
     ``tpl`` (EXACT): the verdict of every line of the shape from its digits (template.py), when there is one;
     ``clock`` (EXACT plog shapes): where a line's plog time sits among its digits (clock.py)."""
-    __slots__ = ("kind", "gh", "h", "clock", "lines", "cut", "tpl", "made", "hits")
+    __slots__ = ("kind", "gh", "h", "clock", "lines", "bar", "tpl", "made", "hits")
 
     def __init__(self, kind: str, gh: int = 0, h: int = 0, clock: Clock | None = None,
                  cut: tuple[int, int, int] | None = None, tpl: Template | None = None):
-        self.kind, self.gh, self.h, self.clock, self.cut, self.tpl = kind, gh, h, clock, cut, tpl
+        self.kind, self.gh, self.h, self.clock, self.tpl = kind, gh, h, clock, tpl
+        self.bar = None if cut is None else itemgetter(slice(0, cut[0]), slice(cut[1], cut[2]))
         self.lines: dict[bytes, LineEntry] = {}
         self.made = self.hits = 0       # line entries made, and lines that found one already made
 

@@ -17,6 +17,7 @@ nothing learnt from an earlier line says what it is; tests/test_scan_fast.py hol
 from __future__ import annotations
 
 import re
+import string
 import zlib
 from typing import Iterable
 
@@ -46,6 +47,8 @@ MAX_GENERIC_HITS = 200000   # generic error-word lines examined; then the error 
 CODE_PREFIXES = frozenset([b"ERR"] + [b"E" + bytes([c, d]) for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                                       for d in b"0123456789"])
 PROSE_SKIP = re.compile(r"^\s*(?:[\[(<|+]|\S+\.(?:py|cc|cpp|h):\d+|at |File \"|\d{2,4}[-/:])")
+#: first characters of a line that PROSE_SKIP skips whatever follows (read before any regex: most log lines)
+LOG_FIRST = frozenset("(<|+")
 CJK = re.compile(r"[\u3400-\u9fff]")
 #: a prose line that goes on from the one before it (lower case, no list mark), and a line that ends its sentence
 CONTINUES = re.compile(r"^[a-z][a-z ,;'\-]*(?:\s|$)")
@@ -419,7 +422,10 @@ def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
     for _name, text in heads:
         last = -2                  # the line number of the last prose line kept
         for i, line in enumerate(text.splitlines()):
-            if line[:1] == "[" and not cl.ISSUE_TAG.match(line):
+            first = line[:1]
+            if first in LOG_FIRST:
+                continue           # a log record ((VllmWorker rank=0 ...) INFO, <...>, | table |): PROSE_SKIP's
+            if first == "[" and not cl.ISSUE_TAG.match(line):
                 continue           # a log record ([ERROR] RUNTIME(...), [rank0]:): never prose, nor a form label
             if cl.FORM_LABEL.match(line):
                 continue
@@ -431,9 +437,20 @@ def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
                 continue
             if not (4 <= len(s) <= 400) or PROSE_SKIP.match(s):
                 continue
-            if CJK.search(s) or (len(s.split()) >= 4 and sum(map(str.isalpha, s)) + s.count(" ") > 0.8 * len(s)):
+            if CJK.search(s) or (len(s.split()) >= 4 and _letters(s) + s.count(" ") > 0.8 * len(s)):
                 out.append(s)
                 last = i
                 if len(out) >= limit:
                     return out
     return out
+
+
+_ASCII_LETTERS = string.ascii_letters.encode("ascii")
+
+
+def _letters(s: str) -> int:
+    """How many characters of ``s`` are letters (str.isalpha), counted at C speed when ``s`` is ASCII."""
+    if s.isascii():
+        b = s.encode("ascii")
+        return len(b) - len(b.translate(None, _ASCII_LETTERS))
+    return sum(map(str.isalpha, s))

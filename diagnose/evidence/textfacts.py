@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import re
+from itertools import accumulate
 from typing import Any, Iterator
 
 import ahocorasick_rs
@@ -321,9 +322,8 @@ class _Lines:
         # the same positions when the lines join back into the text (no \r\n, \x0b ...) and folding kept its length
         same = folded is not None and len(folded) == len(text) and text in (joined, joined + "\n")
         self._folded = folded[:len(joined)] if same else _folded(joined)
-        self._starts = [0]
-        for ln in self._folded.split("\n")[:-1]:
-            self._starts.append(self._starts[-1] + len(ln) + 1)
+        # where each line starts: after the lengths of the lines before it and their newlines
+        self._starts = list(accumulate(map((1).__add__, map(len, self._folded.split("\n")[:-1])), initial=0))
 
     def holding(self, words) -> Iterator[int]:
         """Indexes of the lines holding one of ``words``, in order, each once."""
