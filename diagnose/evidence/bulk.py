@@ -155,14 +155,14 @@ class ShapeReader:
                         self.sc.count_generic(gh + n, st)
                     return lineno + len(shapes)
             es = list(map(entry.__getitem__, map(shapes.__getitem__, todo)))     # the entry of each line of todo
-            cap = memo.capture_entry
-            if any(entry[k].bar is not None or entry[k] is cap for k in others):
+            kinds = {entry[k].kind for k in others}
+            if PROGRESS_ONLY in kinds:          # progress updates: a shape's bar, or captures (capture_entry)
                 if orig is None:
                     orig = _lines_at(text, shapes, todo)
-                todo = self._progress(todo, es, orig, cap, seg_shapes)
+                todo = self._progress(todo, es, orig, memo.capture_entry, seg_shapes)
                 es = list(map(entry.__getitem__, map(shapes.__getitem__, todo)))
             digits = None
-            if any(entry[k].kind is EXACT for k in others):
+            if EXACT in kinds:
                 digits = text.translate(None, NOT_DIGITS_NL).split(b"\n")
             gh += self._lines(todo, es, text, orig, digits, shapes, name, lineno, st, memo)
         if gh:

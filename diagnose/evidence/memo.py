@@ -138,7 +138,7 @@ class ShapeMemo:
         self.long = ShapeEntry(ONEBYONE)         # the entry of the lines whose shapes are not kept
         self._n_lines = 0
         self._bytes = 0
-        digits = sorted({shape(t) for t in pf.triggers if any(48 <= c <= 57 for c in t)})
+        digits = sorted({shape(t) for t in pf.triggers if t.translate(None, NOT_DIGITS)})
         self._digit_triggers = ahocorasick_rs.BytesAhoCorasick(digits) if digits else None
         self._uniform: dict[str, bool] = {}
         self.get = self._shapes.get
