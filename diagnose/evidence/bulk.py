@@ -12,9 +12,12 @@ entry). The other lines are taken in order:
   (``_by_shape``: times and keys by slices of the lines' digits, counted per key), unless one of its
   lines would be read on its own; then its lines are taken in order as below;
 - a kept plog line whose line entry is sure (or whose shape has a template), and whose kept line already
-  exists, is counted in bulk: per entry its number and its earliest time, put into the scan's state
-  before the next line that is read on its own and at the end of the part (so that state is what
-  reading line by line gives); a new kept line of a template is kept at once;
+  exists, is counted in bulk: per entry its number and its earliest time, gathered in the scan's
+  ``_State.pending`` across parts and files and added to the kept lines when something reads or changes
+  them (``_State.settle``: a line read on its own, a new kept line, the end of the scan, a merge of a
+  worker's unit), so that the state anyone reads is what reading line by line gives (what bulk adds,
+  counts and earliest times, does not depend on when it is added); a new kept line of a template is
+  kept at once;
 - everything else through the scanner, one line at a time, as the plain path reads it.
 """
 from __future__ import annotations
