@@ -87,7 +87,10 @@ class ShapeReader:
         shapes = text.translate(TO_ZERO).split(b"\n")
         if text[-1:] == b"\n":
             shapes.pop()
-        entry = {k: memo.get(k) for k in set(shapes)}       # shape -> entry, each shape once
+        rest = set(shapes).difference(memo.quiet)
+        if not rest:                    # every line NOTHING, no error-word hits: nothing to read or count
+            return lineno + len(shapes)
+        entry = {k: memo.get(k) for k in rest}              # shape -> entry, each shape once (but the quiet ones)
         orig = None
         seg_shapes = None
         others = set()                  # the shapes whose lines are read (not NOTHING)

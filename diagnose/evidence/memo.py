@@ -142,6 +142,9 @@ class ShapeMemo:
         self._digit_triggers = ahocorasick_rs.BytesAhoCorasick(digits) if digits else None
         self._uniform: dict[str, bool] = {}
         self.get = self._shapes.get
+        #: the shapes known as NOTHING without error-word hits: a part whose shapes are all here costs one set
+        #: difference (most of a healthy log, and a plog folder once the error words are off)
+        self.quiet: set[bytes] = set()
         # a capture's segments are read as lines only when no trigger can span two of them
         self._captures = not any(b"\r" in t for t in pf.triggers)
         self.capture_entry = ShapeEntry(PROGRESS_ONLY)     # a capture of progress updates and nothing else
@@ -209,9 +212,12 @@ class ShapeMemo:
         self._bytes += len(key) + 300
         if self._bytes > MAX_SHAPE_BYTES:
             self._shapes.clear()
+            self.quiet.clear()
             self._n_lines = 0
             self._bytes = len(key) + 300
         e = self._shapes[key] = self._entry(line, key)
+        if e.kind is NOTHING and not e.gh:
+            self.quiet.add(key)
         return e
 
     def _entry(self, line: bytes, key: bytes) -> ShapeEntry:
