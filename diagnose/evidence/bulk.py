@@ -104,26 +104,31 @@ class ShapeReader:
             elif e.gh:
                 hits.append(k)
         if unknown:
-            new = []
-            captures = []
-            for k in unknown:                   # ShapeMemo.kept, with one rstrip per shape
-                if b"\r" in k.rstrip(b"\r"):
-                    captures.append(k)          # carriage-return updates: only noted if they are all progress
-                elif len(k) <= MAX_KEEP:
-                    new.append(k)
-                else:
-                    entry[k] = memo.long        # a long line: read on its own
+            # ShapeMemo.kept, with one rstrip per shape: carriage-return updates (captures: only noted if they are
+            # all progress; a capture of a bar is a shape of its own, so a bar-heavy part holds hundreds of them)
+            captures = [k for k in unknown if b"\r" in k.rstrip(b"\r")]
+            if captures:
+                cap_set = set(captures)
+                plain = [k for k in unknown if k not in cap_set]
+            else:
+                plain = unknown
+            new = [k for k in plain if len(k) <= MAX_KEEP]
+            if len(new) < len(plain):
+                for k in plain:
+                    if len(k) > MAX_KEEP:
+                        entry[k] = memo.long    # a long line: read on its own
             seg_shapes = memo.all_progress(captures) if captures else None
             if seg_shapes is not None:
-                for k in captures:
-                    entry[k] = memo.capture_entry
-                captures = []
-            if captures or new:
+                entry.update(dict.fromkeys(captures, memo.capture_entry))
+            elif captures or new:
                 orig = text.split(b"\n")
                 first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))     # shape -> its first line
-            for k in captures:
-                entry[k] = memo.capture(orig[first[k]], k)
+                for k in captures:
+                    entry[k] = memo.capture(orig[first[k]], k)
             if new:
+                if orig is None:
+                    orig = text.split(b"\n")
+                    first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))
                 if len(new) > MAX_NEW:
                     # more new shapes than learning them would repay: the automaton reads this part, and only the
                     # shapes that repeat in it are learnt (a log whose every line has a shape of its own stays cheap)
@@ -137,7 +142,8 @@ class ShapeReader:
                 self._searched = 0
                 for k in new:
                     entry[k] = memo.learn(orig[first[k]], k)
-            for k in unknown:
+            others.update(captures)             # capture_entry or long: read (noted)
+            for k in plain:
                 e = entry[k]
                 if e.kind is not NOTHING:
                     others.add(k)
