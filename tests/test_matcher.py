@@ -446,3 +446,17 @@ def test_a_one_sentence_report_whose_words_point_to_one_problem_lists_it_as_a_le
     lead to check), never likely."""
     d = run(matcher, "NPU机器下训练，使用torch-npu结合torch会报无法找到nccl、ccl等相关错误信息")
     assert d.findings and d.findings[0].id == "nccl-backend-on-npu" and d.findings[0].score < 0.5
+
+
+def test_an_identifier_the_report_names_is_shown_on_the_line_that_names_it(matcher, tmp_path):
+    """A plog folder whose only clue is a function name a problem knows (halGetDeviceInfo): the evidence says in
+    which file and on which line it stands, with that line, so the user can open it (it said '<text>')."""
+    log = tmp_path / "plog-4242_20250820.log"
+    log.write_text("[INFO] RUNTIME(4242,python3):2025-08-20-10:00:00.000.000 [stream.cc:1061]77 Create: stream_id=1\n"
+                   "[ERROR] DRV(4242,python3):2025-08-20-10:00:01.000.000 [ascend_hal.c:609]77 halGetDeviceInfo: "
+                   "module 2 info type 9 is invalid\n", encoding="utf-8")
+    d = diagnose(matcher, [str(log)])
+    named = [e for f in d.findings for e in f.evidence if "halgetdeviceinfo" in e.detail]
+    assert named, [(f.id, [e.detail for e in f.evidence]) for f in d.findings[:3]]
+    assert {(e.source, e.line) for e in named} == {(str(log), 2)}
+    assert all("halGetDeviceInfo: module 2 info type 9 is invalid" in e.text for e in named)

@@ -343,9 +343,12 @@ class Matcher:
             # such lines is no more evidence (for that problem it is the same line, for another, no evidence)
             if signed_any and all(_within(t, signed_any) for t, low in lowered if ident in low):
                 continue
+            # shown where the report names it: the first kept line holding it (else its words, "<text>")
+            at = next((ln for ln in ev.lines[:200] if ident in ln.text.lower()), None)
             for pid in pids:
-                add(pid, FindingEvidence("symptom", "<text>", 0, ident, IDENT_WEIGHT / math.sqrt(len(pids)),
-                                 detail=say("names", lang, ident=ident)))
+                add(pid, FindingEvidence("symptom", at.source if at else "<text>", at.line if at else 0,
+                                         at.text[:300] if at else ident, IDENT_WEIGHT / math.sqrt(len(pids)),
+                                         detail=say("names", lang, ident=ident)))
         # the stacks the report names (read once, and only when something asks: the heads may be megabytes)
         stacks_of_report: list[set[str]] = []
 
