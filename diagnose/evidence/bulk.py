@@ -118,17 +118,15 @@ class ShapeReader:
                     if len(k) > MAX_KEEP:
                         entry[k] = memo.long    # a long line: read on its own
             seg_shapes = memo.all_progress(captures) if captures else None
-            if seg_shapes is not None:
-                entry.update(dict.fromkeys(captures, memo.capture_entry))
-            elif captures or new:
+            if new or (captures and seg_shapes is None):
                 orig = text.split(b"\n")
                 first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))     # shape -> its first line
+            if seg_shapes is not None:
+                entry.update(dict.fromkeys(captures, memo.capture_entry))
+            else:
                 for k in captures:
                     entry[k] = memo.capture(orig[first[k]], k)
             if new:
-                if orig is None:
-                    orig = text.split(b"\n")
-                    first = dict(zip(reversed(shapes), range(len(shapes) - 1, -1, -1)))
                 if len(new) > MAX_NEW:
                     # more new shapes than learning them would repay: the automaton reads this part, and only the
                     # shapes that repeat in it are learnt (a log whose every line has a shape of its own stays cheap)

@@ -40,11 +40,7 @@ class Clock:
     def at(self, digits: bytes) -> bytes | None:
         """``MMDDhhmmssffffff`` (16 digits, the fraction padded with 0) of the line whose digits are
         ``digits``, or None when its time is not a valid one."""
-        h = digits[self.head]
-        ok = _VALID.get(h)
-        if ok is None:
-            ok = self._check(h)
-        return digits[self.time] + self.pad if ok else None
+        return digits[self.time] + self.pad if self.valid(digits[self.head]) else None
 
     def valid(self, head: bytes) -> bool:
         """Whether the date and hour digits ``head`` (``digits[self.head]``) make a valid time."""
@@ -58,13 +54,7 @@ class Clock:
     def all_valid(self, ds: "list[bytes]") -> bool:
         """Whether ``at`` finds a valid time in every one of the digit strings ``ds`` (each distinct date and
         hour checked once)."""
-        for t in set(map(itemgetter(self.head), ds)):
-            ok = _VALID.get(t)
-            if ok is None:
-                ok = self._check(t)
-            if not ok:
-                return False
-        return True
+        return all(map(self.valid, set(map(itemgetter(self.head), ds))))
 
     def times(self, ds: "list[bytes]") -> "list[bytes]":
         """``at`` of each of the digit strings ``ds``, all valid (``all_valid``), without a call per line."""
@@ -75,10 +65,7 @@ class Clock:
         """What clean.line_time gives the line whose digits are ``digits`` (``MM-DD hh:mm:ss.ffffff``), or
         None when its time is not a valid one."""
         t = self.at(digits)
-        if t is None:
-            return None
-        c = t.decode("ascii")
-        return f"{c[:2]}-{c[2:4]} {c[4:6]}:{c[6:8]}:{c[8:10]}.{c[10:]}"
+        return None if t is None else time_text(t)
 
 
 

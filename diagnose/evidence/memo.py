@@ -29,9 +29,8 @@ it is. A shape is learnt from its first line, as one of:
 """
 from __future__ import annotations
 
-from operator import itemgetter
-
 import re
+from operator import itemgetter
 
 import ahocorasick_rs
 
