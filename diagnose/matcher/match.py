@@ -335,6 +335,7 @@ class Matcher:
                 for pid, w, n in _code_weights(linked, ranged, generic):
                     add(pid, FindingEvidence("code", "<text>", 0, ident.upper(), w,
                                      detail=say("code_name", lang, name=ident.upper(), code=c.code, family=c.family, n=n)))
+        kept_low = None                 # the kept lines lower-cased, once an identifier needs them
         for ident in sorted(idents):
             pids = self._ident_index.get(ident, [])
             if not pids or len(pids) > IDENT_MAX_PROBLEMS:
@@ -344,7 +345,9 @@ class Matcher:
             if signed_any and all(_within(t, signed_any) for t, low in lowered if ident in low):
                 continue
             # shown where the report names it: the first kept line holding it (else its words, "<text>")
-            at = next((ln for ln in ev.lines[:200] if ident in ln.text.lower()), None)
+            if kept_low is None:
+                kept_low = [(ln, ln.text.lower()) for ln in ev.lines[:200]]
+            at = next((ln for ln, low in kept_low if ident in low), None)
             for pid in pids:
                 add(pid, FindingEvidence("symptom", at.source if at else "<text>", at.line if at else 0,
                                          at.text[:300] if at else ident, IDENT_WEIGHT / math.sqrt(len(pids)),
