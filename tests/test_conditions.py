@@ -68,6 +68,19 @@ def test_versions_use_the_family_of_the_fact():
     assert bad.value is None and "cannot compare" in bad.reasons[0]
 
 
+def test_a_version_that_names_a_line_is_compared_as_every_release_of_it():
+    # 'HDK 25.5' in a report is any 25.5 release: older than 25.5.1 is not known, older than 26.0 is
+    v = {"driver.version": "25.5", "cann.version": "8.5"}
+    out = ev({"fact": "driver.version", "op": "version_lt", "value": "25.5.1"}, v)
+    assert out.value is None and "every release of its line" in out.reasons[0]
+    assert ev({"fact": "driver.version", "op": "version_lt", "value": "26.0.0"}, v).value is True
+    assert ev({"fact": "driver.version", "op": "version_ge", "value": "25.3.0"}, v).value is True
+    assert ev({"fact": "cann.version", "op": "version_ge", "value": "8.5.0"}, v).value is True
+    # a full version or a release candidate is itself, as before
+    assert ev({"fact": "driver.version", "op": "version_lt", "value": "25.5.1"}, {"driver.version": "25.5.0"}).value
+    assert ev({"fact": "driver.version", "op": "version_lt", "value": "25.5.1"}, {"driver.version": "25.5.rc1"}).value
+
+
 def test_items():
     health = [{"npu_id": 0, "chip_id": 0, "health": "OK"}, {"npu_id": 1, "chip_id": 0, "health": "Critical"}]
     cond = {"fact": "npu.health", "op": "any_item", "where": {"field": "health", "op": "eq", "value": "Critical"}}
