@@ -144,6 +144,16 @@ def test_products_next_to_chinese_and_in_tags_and_file_names(text, family):
     assert [f.value for f in facts_from_text("<text>", text) if f.key == "hardware.family"] == [family]
 
 
+@pytest.mark.parametrize("text, family", [
+    ("[Bug]:将910b2上跑通的环境迁移到310p后出现了bug", "310p"),     # it runs on the 310P now
+    ("A2 上正常，换到 A3 上报错", "a3"),
+    ("We migrated from 910B to Atlas 300I Duo and it fails", "310p"),
+    ("910B2 and 310P both fail", "a2"),                            # no move: the first named, as before
+])
+def test_the_hardware_a_report_moved_to_is_the_one_it_runs_on(text, family):
+    assert [f.value for f in facts_from_text("<text>", text) if f.key == "hardware.family"] == [family]
+
+
 @pytest.mark.parametrize("text, key, value", [
     ("Ascend-cann-toolkit_8.2.RC1_linux-aarch64.run", "cann.version", "8.2.RC1"),
     ("./Ascend-cann-kernels-910b_8.0.RC2_linux.run --install", "cann.version", "8.0.RC2"),

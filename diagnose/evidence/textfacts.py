@@ -60,6 +60,9 @@ REQUIRED_BEFORE = re.compile(
     r"(?:\brequires?|\brequired|\bneeds?|\b(?:upgrad|downgrad|switch|chang|mov)(?:e|ed|es|ing)?\s+to|\binstead of|"
     r"\brecommend(?:s|ed)?|切换[到为至成]|升级[到为至成]|降级[到为至成]|换成|换到|改为|改用|需要|要求|依赖|建议|推荐|>=|≥)"
     r"[\s:：]*(?:\S{0,24}\s+)?$", re.I)
+#: the words before a product a report says it moved its work to: that is the hardware it runs on now
+MOVED_TO = re.compile(r"(?:迁移[到至]|迁[到至]|移植[到至]|换[到成]|切换[到至成]|改[到用]|\b(?:migrat|mov|port|switch)(?:e|ed|es|ing)?\s+to"
+                      r"|\bfrom\s+[^,;.]{1,30}?\s+to|\bon the new)[\s:：]*(?:the\s+)?(?:(?:Atlas|Ascend|昇腾|华为)[\s-]*)?$", re.I)
 REQUIRED_AFTER = re.compile(r"\s*(?:及以上|或以上|以上|或更高|及更高|or (?:newer|later|above|higher)|and (?:above|later|newer)|\+(?![\w.]))", re.I)
 PRODUCT = [  # the most specific first: "Atlas 200I DK A2" is a 310B board, not an A2
     (re.compile(NOT_BEFORE + r"(?:Atlas\s*)?(?:200I\s*(?:DK\s*)?A2|(?:Ascend\s*)?310B\d?|Orange\s*Pi\s*AI\s*Pro)" + NOT_AFTER
@@ -300,7 +303,10 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
     if "hardware.family" not in out:
         hits = [(hit[0], j, fam) for j, (pat, fam) in enumerate(product) for hit in [lines.first(pat, GATES[fam])] if hit]
         if hits:
-            lineno, j, fam = min(hits)
+            # the hardware a report says it moved to ('910b2 上跑通的环境迁移到 310p 后') is the one it runs on
+            moved = [(hit[0], j, fam) for j, (pat, fam) in enumerate(product)
+                     for hit in [lines.first_moved_to(pat, GATES[fam])] if hit] if len(hits) > 1 else []
+            lineno, j, fam = min(moved or hits)
             found.append((lineno, len(prose) + j, "hardware.family", fam))
     if container:
         hits = [(hit[0], j, kind) for j, (pat, kind) in enumerate(container) for hit in [lines.first(pat, GATES["container"])] if hit]
@@ -361,6 +367,11 @@ class _Lines:
     def first(self, pat: "re.Pattern[str]", words) -> "tuple[int, re.Match[str]] | None":
         """The first of ``matches``."""
         return next(self.matches(pat, words), None)
+
+    def first_moved_to(self, pat: "re.Pattern[str]", words) -> "tuple[int, re.Match[str]] | None":
+        """The first match that the line names as where the user moved to (MOVED_TO just before it)."""
+        return next(((lineno, m) for lineno, m in self.matches(pat, words)
+                     if MOVED_TO.search(m.string, 0, m.start())), None)
 
     def first_stated(self, pat: "re.Pattern[str]", words) -> "tuple[int, re.Match[str]] | None":
         """``first``, passing over a version the line names as required or as what the user moved to (see
