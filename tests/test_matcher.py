@@ -287,6 +287,10 @@ def test_a_line_without_a_rare_anchor_is_no_near_miss():
     # the anchor is found in any case (tokens are compared in lower case); no signature, no near miss
     assert [n.sid for n in near.of("C10_NPU::SETDEVICE(DEVICE), ERROR CODE IS 507033")] == ["p#1"]
     assert NearMisses({}).of("c10_npu::SetDevice(device), error code is 507033") == []
+    # a settings file's name is no anchor: most messages about settings name one
+    near = NearMisses({"c#1": "Failed check model config.json", "s#1": "No module named '_sqlite3'"})
+    assert near.of("Warmup failed, because of multimodal model out of memory. Decrease it in config.json") == []
+    assert [n.sid for n in near.of("ModuleNotFoundError: No module named '_sqlite3‘")] == ["s#1"]
 
 
 def test_hardware_proposes_a_stacks_problem_only_for_that_stack_or_an_unnamed_one(matcher):

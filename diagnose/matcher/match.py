@@ -75,7 +75,7 @@ TIE_CAP = 0.49            # ... and a tie is no likely cause
 WORDS_ONLY_FACTOR = 0.7
 SYMPTOM_INDEX_VERSION = 2     # bump when the normaliser, _informative or a phrase's size change
 IDENT_INDEX_VERSION = 2       # bump when IDENT or the texts it reads change
-NEAR_INDEX_VERSION = 1        # bump when near.near_tables changes
+NEAR_INDEX_VERSION = 2        # bump when near.near_tables changes
 #: the version facts that name the stack they are a version of, when the report states them
 STATED_STACKS = {"pkg.vllm_ascend": "vllm-ascend", "pkg.vllm": "vllm", "pkg.sglang": "sglang",
                  "pkg.mindspore": "mindspore", "mindie.version": "mindie"}

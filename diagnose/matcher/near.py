@@ -27,10 +27,16 @@ def _tokens(text: str) -> list[str]:
     return [t.lower() for t in _TOKEN.findall(text)]
 
 
+#: a configuration or data file's name (config.json, model.yaml): most messages about settings name one
+_SETTINGS_FILE = re.compile(r"\.(?:json|ya?ml|txt|log|cfg|ini|conf|csv|md|toml)$")
+
+
 def _identifier_like(tok: str) -> bool:
     """``c10_npu::setdevice``, ``libascend_hal.so``, ``hcclsocket`` (CamelCase in the original), ``aclnnmatmul``:
-    a token a person would not write as a plain word."""
-    return len(tok) >= 6 and (any(c in tok for c in "_:.") or any(c.isdigit() for c in tok))
+    a token a person would not write as a plain word (nor a settings file's name: 'Failed check model config.json'
+    is not nearly 'Warmup failed ... in config.json')."""
+    return (len(tok) >= 6 and (any(c in tok for c in "_:.") or any(c.isdigit() for c in tok))
+            and not _SETTINGS_FILE.search(tok))
 
 
 @dataclass(frozen=True)
