@@ -64,3 +64,21 @@ def test_a_version_pair_the_problem_is_about_confirms_it():
         one, none2 = notes("transformers==4.51.3")
     assert said and "transformers = 4.51.3" in said[0] and not none and not none2
     assert inside > outside and inside > one
+
+
+def test_a_limitation_a_check_only_warns_about_is_not_confirmed_again_by_the_same_versions():
+    """An HDK older than 25.5.1 makes AD-DRV-008 warn (no full graph mode) and satisfies its problem's
+    confirm_when: on a report that shows no graph-capture failure that is one piece of evidence, not two; with
+    the failure's own line the versions confirm it."""
+    from ascend_doctor.diagnose.services.diagnosis import diagnose
+    from ascend_doctor.kb.query import KnowledgeBase
+
+    versions = "vllm-ascend 0.11.0\nAscend HDK Version: 25.5.0\nCANN 8.3.RC2\n"
+    with KnowledgeBase() as kb:
+        def score(text):
+            d = diagnose(kb, text=text)
+            return next((f.score for f in d.findings if f.id == "hdk-too-old-for-aclgraph"), 0.0)
+        alone = score("Single layerwise offload error on kvcache shape\n" + versions)
+        failing = score("RuntimeError: Alloc sq cq fail\n" + versions)
+    assert alone < 0.2
+    assert failing > alone + 0.3

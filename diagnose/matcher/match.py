@@ -401,7 +401,10 @@ class Matcher:
         # points to is no finding, unless it is a problem of the stack the report names (vLLM-Ascend on a
         # first-generation 910); it still adds to a problem other evidence points to
         evidence_of = {pid: ss for pid, ss in evidence_of.items() if not (pid in hardware_only and len(ss) == 1)}
-        findings = [self._score(pid, ss, facts, lang) for pid, ss in evidence_of.items()]
+        # problems an environment check only warns about (a limitation that matters if the feature is used)
+        checked = {**(failing_in_text or {}), **(failing or {})}
+        warned = {pid for pid, (_rule, status, _message) in checked.items() if status != "FAIL"}
+        findings = [self._score(pid, ss, facts, lang, warned_only=pid in warned) for pid, ss in evidence_of.items()]
         # a problem of another stack than the ones the report names (a MindIE problem for a vLLM-Ascend report)
         # that only the report's words point to is less likely: words like "service fails to start" fit every stack
         # (a problem of three stacks or more is a class of failures any of them meets, not one stack's)
@@ -511,7 +514,9 @@ class Matcher:
         ranged -= exact
         return exact, ranged, meaning, generic, success
 
-    def _score(self, pid: str, ss: list[FindingEvidence], facts: FactSet, lang: str = "en") -> Finding:
+    def _score(self, pid: str, ss: list[FindingEvidence], facts: FactSet, lang: str = "en",
+               warned_only: bool = False) -> Finding:
+        """``warned_only``: an environment check warns about this problem (does not fail it)."""
         p = self.problems[pid]
         # one contribution per distinct signature / code / symptom
         best: dict[tuple[str, str], float] = {}
@@ -536,13 +541,18 @@ class Matcher:
             from ascend_doctor.kb.language.conditions import Context, evaluate, facts_used
 
             ctx = Context(facts, compat=self.kb.compat)
+            # a limitation a check only warns about is not confirmed again by the same facts: an old HDK makes
+            # AD-DRV-008 warn and satisfies its problem's confirm_when, yet says nothing of whether the run used
+            # full graph mode; the boost waits for evidence of the failure itself (a line, a code, the words)
+            own = not warned_only or any(s.kind != "fact" for s in ss)
             if p.confirm_when:
                 out = evaluate(p.confirm_when, ctx)
                 if out.value is True:
                     f.confirmed_by = out.notes or [say("confirm_holds", lang)]
                     # what a report says of its machine confirms less than the machine itself
                     said = all(_stated(facts.get(k)) for k in facts_used(p.confirm_when) if facts.get(k) is not None)
-                    score = score + (1 - score) * (TEXT_CONFIRM_BOOST if said else CONFIRM_BOOST)
+                    if own:
+                        score = score + (1 - score) * (TEXT_CONFIRM_BOOST if said else CONFIRM_BOOST)
             pair = self._version_pair(p, facts) if not f.confirmed_by else []
             if pair:
                 # versions of two or more components, all inside the problem's ranges: a version pair is what
@@ -550,7 +560,8 @@ class Matcher:
                 f.confirmed_by = [say("inside_versions", lang, versions="; ".join(
                     f"{key} = {value}, {comp} {rng}" for comp, key, value, rng, _fact in pair))]
                 said = all(_stated(fact) for *_rest, fact in pair)
-                score = score + (1 - score) * (TEXT_CONFIRM_BOOST if said else CONFIRM_BOOST)
+                if own:
+                    score = score + (1 - score) * (TEXT_CONFIRM_BOOST if said else CONFIRM_BOOST)
             if p.rule_out_when:
                 out = evaluate(p.rule_out_when, ctx)
                 if out.value is True:
