@@ -10,6 +10,8 @@ nothing. A holdout case must come from a reserved URL that the knowledge does no
 author has read. Documentation pages are never reserved and never holdout cases.
 
     python tests/diagnosis_split.py URL [URL ...]     # prints each URL's verdict
+    git -C REPO log | python tests/diagnosis_split.py --log owner/name
+                      # the log without the commits that name a reserved report (read history through it)
 """
 from __future__ import annotations
 
@@ -96,7 +98,46 @@ def burned() -> set[str]:
     return out
 
 
+_COMMIT = re.compile(r"^commit [0-9a-f]{40}\b")
+_REF = re.compile(r"(?:github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull|pulls|discussions)/|(?<![\w/])(?:([\w.-]+/[\w.-]+))?#)(\d+)\b")
+
+
+def _entries(lines: list[str]) -> list[list[str]]:
+    """A ``git log``'s commits (entries start with 'commit <sha>'), or its lines (``--oneline``)."""
+    if not any(_COMMIT.match(ln) for ln in lines):
+        return [[ln] for ln in lines]
+    out: list[list[str]] = []
+    for ln in lines:
+        if _COMMIT.match(ln) or not out:
+            out.append([])
+        out[-1].append(ln)
+    return out
+
+
+def filter_log(repo: str, lines: list[str], done: "set[str] | None" = None) -> list[str]:
+    """A repository's ``git log`` without the commits that name a report reserved for the holdout and not
+    burned (``#1234`` of ``repo``, ``owner/name#1234`` or a thread URL): a squash-merged pull request's
+    message is that pull request's text, so reading the log must not show a holdout report's fix."""
+    done = burned() if done is None else done
+    out: list[str] = []
+    hidden = 0
+    for entry in _entries(lines):
+        urls = {f"https://github.com/{(m.group(1) or m.group(2) or repo)}/issues/{m.group(3)}"
+                for ln in entry for m in _REF.finditer(ln)}
+        if any(reserved_for_holdout(u) and not set(spellings(u)) & done for u in urls):
+            hidden += 1
+            continue
+        out.extend(entry)
+    if hidden:
+        out.append(f"[{hidden} commit(s) hidden: they name a report reserved for the holdout]")
+    return out
+
+
 if __name__ == "__main__":  # pragma: no cover - a helper for people collecting cases
+    if sys.argv[1:2] == ["--log"] and len(sys.argv) == 3:
+        # git -C REPO log | python tests/diagnosis_split.py --log owner/name
+        print("\n".join(filter_log(sys.argv[2], sys.stdin.read().splitlines())))
+        sys.exit(0)
     done = burned()
     for arg in sys.argv[1:]:
         if not reserved_for_holdout(arg):

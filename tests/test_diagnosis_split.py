@@ -8,7 +8,7 @@ import re
 from ascend_doctor.kb.paths import KNOWLEDGE_DIR
 
 from .conftest import ROOT
-from .diagnosis_split import burned, is_report, normalise, reserved_for_holdout, spellings
+from .diagnosis_split import burned, filter_log, is_report, normalise, reserved_for_holdout, spellings
 
 CASES = ROOT / "tests" / "diagnosis_cases"
 URL = re.compile(r"https?://[^\s\"'\]\)>,]+")
@@ -70,3 +70,20 @@ def test_knowledge_cites_no_newly_reserved_report():
     done = burned()
     bad = sorted(u for u in _cited() if reserved_for_holdout(u) and u not in done)
     assert not bad, f"knowledge cites report URLs reserved for the holdout: {bad}"
+
+
+def test_a_git_log_read_through_the_filter_shows_no_reserved_report():
+    """A squash-merged pull request's commit message is its text: a knowledge author reading a repository's
+    history through the filter sees no commit naming a reserved, unburned report (o/r#4 and #5 are reserved,
+    #1-#3 are not), in either log format, by number, by owner/name#N or by URL; a burned one stays readable."""
+    assert reserved_for_holdout("https://github.com/o/r/pull/4") and not reserved_for_holdout("https://github.com/o/r/pull/1")
+    oneline = ["aaa Fix the rope cache (#1)", "bbb Fix the MLA crash (#4)", "ccc Backport o/r#5", "ddd Docs"]
+    assert filter_log("o/r", oneline, done=set()) == [
+        "aaa Fix the rope cache (#1)", "ddd Docs", "[2 commit(s) hidden: they name a report reserved for the holdout]"]
+    full = ["commit " + "a" * 40, "    Fix (#2)", "", "commit " + "b" * 40, "    Fix the crash",
+            "    Closes https://github.com/o/r/issues/7", "commit " + "c" * 40, "    Fix (#3)"]
+    assert filter_log("o/r", full, done=set()) == [
+        "commit " + "a" * 40, "    Fix (#2)", "", "commit " + "c" * 40, "    Fix (#3)",
+        "[1 commit(s) hidden: they name a report reserved for the holdout]"]
+    assert filter_log("o/r", ["bbb Fix the MLA crash (#4)"], done={"https://github.com/o/r/issues/4"}) == [
+        "bbb Fix the MLA crash (#4)"]
