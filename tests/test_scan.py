@@ -13,3 +13,15 @@ def test_a_sentence_broken_over_two_lines_is_one_prose_sentence():
         "The plugin cannot locate npu-smi in any of the paths. As a result, allocation fails and the pod cannot start.",
         "Then we restarted the node and tried again with the same image",
         "- checked the driver version on the host machine"]
+
+
+def test_a_paragraph_on_one_line_is_read_sentence_by_sentence():
+    """An issue body is rarely wrapped (and a pasted wrap is re-joined): a line longer than a sentence is read
+    as the sentences it holds, not dropped as too long to be prose; a long line without sentences still is."""
+    from ascend_doctor.diagnose.evidence.scan import MAX_SENTENCE, prose_lines
+
+    sentence = "When MTP is used the prefill node allocates an extra kvcache block that the decode node lacks."
+    paragraph = " ".join([sentence] * 5) + " 开启 MTP 后 PD 分离结果不对。然后请求卡住。"
+    assert len(paragraph) > MAX_SENTENCE
+    assert prose_lines([("<text>", paragraph)]) == [sentence] * 5 + ["开启 MTP 后 PD 分离结果不对。", "然后请求卡住。"]
+    assert prose_lines([("<text>", "word " * 120)]) == []

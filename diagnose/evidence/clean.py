@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+#: where a line holding several sentences is cut into them (a paragraph written, or re-joined, on one line)
+SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z\u3400-\u9fff])|(?<=[。；！？])")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 #: prefixes printed per process/rank, at the start of the line (may repeat: ray + vllm)
 RANK_PREFIX = re.compile(

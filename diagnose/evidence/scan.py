@@ -52,6 +52,8 @@ LOG_FIRST = frozenset("(<|+")
 CJK = re.compile(r"[\u3400-\u9fff]")
 #: a prose line that goes on from the one before it (lower case, no list mark), and a line that ends its sentence
 CONTINUES = re.compile(r"^[a-z][a-z ,;'\-]*(?:\s|$)")
+#: the longest sentence read as prose; a longer line is split where its sentences end (clean.SENTENCE_END)
+MAX_SENTENCE = 400
 SENTENCE_DONE = re.compile(r"[.!?:;。！？：；)\]`]\s*$")
 #: False: every line holding a trigger is classified on its own, the reference the faster paths are
 #: tested against (tests/test_scan_fast.py)
@@ -431,17 +433,19 @@ def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
                 continue
             s = cl.strip_issue_tags(line) if line.lstrip()[:1] in ("[", "【", "#") else line.strip()
             if out and last == i - 1 and CONTINUES.match(s) and not SENTENCE_DONE.search(out[-1]) \
-                    and len(out[-1]) + len(s) < 400:
+                    and len(out[-1]) + len(s) < MAX_SENTENCE:
                 out[-1] = f"{out[-1]} {s}"   # a sentence the writer (or a wrap) broke over two lines is one
                 last = i
                 continue
-            if not (4 <= len(s) <= 400) or PROSE_SKIP.match(s):
-                continue
-            if CJK.search(s) or (len(s.split()) >= 4 and _letters(s) + s.count(" ") > 0.8 * len(s)):
-                out.append(s)
-                last = i
-                if len(out) >= limit:
-                    return out
+            # a paragraph written on one line (an issue body is rarely wrapped) is read sentence by sentence
+            for part in (s,) if len(s) <= MAX_SENTENCE else cl.SENTENCE_END.split(s):
+                if not (4 <= len(part) <= MAX_SENTENCE) or PROSE_SKIP.match(part):
+                    continue
+                if CJK.search(part) or (len(part.split()) >= 4 and _letters(part) + part.count(" ") > 0.8 * len(part)):
+                    out.append(part)
+                    last = i
+                    if len(out) >= limit:
+                        return out
     return out
 
 

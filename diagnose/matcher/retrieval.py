@@ -20,6 +20,8 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from ..evidence.clean import SENTENCE_END
+
 #: an identifier is one term, whatever it holds
 IDENT = re.compile(
     r"--[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+"                      # --enforce-eager, --shm-size
@@ -33,8 +35,7 @@ IDENT = re.compile(
 #: a sentence of a CANN message run into the next without a space ("The argument is invalid.Reason: ..."): two
 #: sentences, not one dotted name ("invalid.reason" would be a rare term every problem quoting such a message shares)
 GLUED_SENTENCE = re.compile(r"(?<=[a-z]{2})\.(?=(?:Reason|Solution|Possible [Cc]ause|Please|Check|The|Error|Failed)\b)")
-#: where a long line is cut into sentences (a re-joined paragraph is several claims, not one)
-SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z\u3400-\u9fff])|(?<=[。；！？])")
+#: a long line is cut into sentences where they end (a re-joined paragraph is several claims, not one)
 LONG_SENTENCE = 160
 
 #: a line of an environment listing ("- Rollout engine: vllm", "CANN: 8.3.RC1", "-- MindSpore version (e.g.,
