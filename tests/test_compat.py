@@ -15,9 +15,10 @@ from .conftest import FIXTURES
 
 REFERENCE = FIXTURES / "compat" / "vllm-ascend-release-matrix.csv"
 MATRICES = ("hdk-cann", "torch-npu", "vllm-ascend", "mindie-cann", "engine-hardware", "products", "python-deps",
-            "triton-ascend")
+            "triton-ascend", "mindspore-cann")
 KEYS = {"hdk-cann": "cann", "torch-npu": "torch_npu", "vllm-ascend": "vllm_ascend", "mindie-cann": "mindie",
-        "engine-hardware": "engine", "products": "product", "python-deps": "package", "triton-ascend": "triton_ascend"}
+        "engine-hardware": "engine", "products": "product", "python-deps": "package", "triton-ascend": "triton_ascend",
+        "mindspore-cann": "mindspore"}
 
 
 @pytest.fixture(scope="module")
@@ -201,3 +202,10 @@ def test_cann_lists_the_triton_ascend_release_built_for_it(kb):
     """The triton-ascend installation guide's table: 3.2.0 for CANN 8.5.0, 3.2.0rc4 for the 8.3 releases."""
     assert [r["triton_ascend"] for r in _section(_q(kb, cann="8.5.0"), "triton-ascend")] == ["3.2.0"]
     assert [r["triton_ascend"] for r in _section(_q(kb, cann="8.3.RC1"), "triton-ascend")] == ["3.2.0rc4"]
+
+
+def test_cann_lists_the_mindspore_releases_built_for_it(kb):
+    """MindSpore's release list: 2.3.0 and 2.3.1 for CANN 8.0.RC2 (community build 8.0.RC2.beta1), 2.7.2 for 8.5.0."""
+    assert [r["mindspore"] for r in _section(_q(kb, cann="8.0.RC2"), "mindspore-cann")] == ["2.3.1", "2.3.0"]
+    assert [r["mindspore"] for r in _section(_q(kb, cann="8.0.RC2.beta1"), "mindspore-cann")] == ["2.3.1", "2.3.0"]
+    assert [r["mindspore"] for r in _section(_q(kb, cann="8.5.0"), "mindspore-cann")] == ["2.7.2"]

@@ -211,3 +211,17 @@ def test_triton_ascend_and_cann_the_report_names_are_checked_against_the_officia
     found = {f["id"]: f for f in json.loads(r.out)["findings"]}
     assert "triton-ascend-cann-version-mismatch" in found, r.out
     assert any("AD-PY-014" in e["text"] for e in found["triton-ascend-cann-version-mismatch"]["evidence"])
+
+
+def test_mindspore_and_cann_the_report_names_are_checked_against_the_release_list(cli):
+    """MindSpore 2.3.1 is paired with CANN 8.0.RC2 (MindSpore's release list): a report of it with CANN 8.0.RC3 (same
+    8.0 line, another release) gets the version-mismatch cause from the table alone, with AD-PY-015's line as
+    evidence; the paired CANN gets no such line."""
+    text = "MindSpore 2.3.1 with CANN {}: training fails to start"
+    r = cli("diagnose", "--no-env", "--format", "json", "--text", text.format("8.0.RC3"))
+    found = {f["id"]: f for f in json.loads(r.out)["findings"]}
+    assert "mindspore-cann-version-mismatch" in found, r.out
+    assert any("AD-PY-015" in e["text"] and "8.0.RC3" in e["text"] and "2.3.1" in e["text"]
+               for e in found["mindspore-cann-version-mismatch"]["evidence"])
+    r = cli("diagnose", "--no-env", "--format", "json", "--text", text.format("8.0.RC2"))
+    assert not any("AD-PY-015" in e["text"] for f in json.loads(r.out)["findings"] for e in f["evidence"])

@@ -184,6 +184,7 @@ VERSION_COLUMNS = {
     "torch-npu": ("torch_npu", "torch", "cann", "python", "cann_range"),
     "vllm-ascend": ("vllm_ascend", "vllm", "python", "cann", "torch", "torch_npu", "triton_ascend", "mooncake"),
     "mindie-cann": ("mindie", "cann", "pta", "hdk", "torch"),
+    "mindspore-cann": ("mindspore", "cann", "python"),
     "python-deps": ("cann",),
 }
 
@@ -208,7 +209,7 @@ def test_compat_matrices_named_in_the_contract_exist(knowledge):
     kn, _ = knowledge
     matrices = {r.matrix for r in kn.compat}
     assert {"hdk-cann", "torch-npu", "vllm-ascend", "mindie-cann", "engine-hardware", "products",
-            "python-deps"} <= matrices
+            "python-deps", "triton-ascend", "mindspore-cann"} <= matrices
 
 
 # --- fix commands, over the whole knowledge ------------------------------------------------------------

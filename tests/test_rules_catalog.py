@@ -204,7 +204,7 @@ _MINIMAL_RULE = {"id": "AD-DRV-099", "slug": "driver.x", "group": "driver", "sev
 def test_compat_matrix_version_cells_parse(kb):
     version_columns = {"hdk-cann": ("cann", "hdk", "hdk_incompatible"), "torch-npu": ("torch_npu", "torch", "cann", "python"),
                        "vllm-ascend": ("vllm_ascend", "vllm", "python", "cann", "torch", "torch_npu"),
-                       "mindie-cann": ("mindie", "cann", "hdk")}
+                       "mindie-cann": ("mindie", "cann", "hdk"), "mindspore-cann": ("mindspore", "cann", "python")}
     for matrix, cols in version_columns.items():
         for row in kb.compat(matrix):
             for col in cols:

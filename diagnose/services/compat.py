@@ -98,6 +98,7 @@ def run_query(kb_compat: Callable[[str], list[dict]], q: dict[str, str | None], 
     products = kb_compat("products")
     pydeps = kb_compat("python-deps")
     triton = kb_compat("triton-ascend")
+    mindspore = kb_compat("mindspore-cann")
 
     cann = q.get("cann")
     if cann:
@@ -118,6 +119,8 @@ def run_query(kb_compat: Callable[[str], list[dict]], q: dict[str, str | None], 
             ["package", "constraint", "cann", "engine", "note"])
         add(f"triton-ascend releases built for CANN {cann}", "triton-ascend",
             [r for r in triton if _hits(m, cann, r.get("cann"))], ["triton_ascend", "cann", "note"])
+        add(f"MindSpore releases built for CANN {cann}", "mindspore-cann",
+            [r for r in mindspore if _hits(m, cann, r.get("cann"))], ["mindspore", "cann", "commercial", "python", "note"])
 
     hdk = q.get("hdk")
     if hdk:
