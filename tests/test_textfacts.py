@@ -183,6 +183,9 @@ def test_the_hardware_a_report_moved_to_is_the_one_it_runs_on(text, family):
     ("triton_ascend-3.2.0-cp311-cp311-manylinux_2_27_aarch64.whl", "pkg.triton_ascend", "3.2.0"),
     ("我用的 vllm-ascend-0.9.1rc1版本", "pkg.vllm_ascend", "0.9.1rc1"),
     ("ASCEND_HOME_PATH=/usr/local/Ascend/cann-8.5.0", "cann.version", "8.5.0"),
+    # a release candidate written without its dot, as people write 8.3.RC2
+    (" - CANN Version: 8.3rc2", "cann.version", "8.3rc2"),
+    ("cann版本8.2RC1环境下报错", "cann.version", "8.2RC1"),
 ])
 def test_versions_in_package_file_names_and_chinese_wording(text, key, value):
     assert {f.key: f.value for f in facts_from_text("<text>", text)}.get(key) == value
