@@ -186,6 +186,9 @@ def test_the_hardware_a_report_moved_to_is_the_one_it_runs_on(text, family):
     # a release candidate written without its dot, as people write 8.3.RC2
     (" - CANN Version: 8.3rc2", "cann.version", "8.3rc2"),
     ("cann版本8.2RC1环境下报错", "cann.version", "8.2RC1"),
+    # vLLM-Ascend written with a space, as its docs title it
+    ("vllm ascend 0.14.0RC1 A2机器部署qwen3-rerank-4B精度问题", "pkg.vllm_ascend", "0.14.0RC1"),
+    ("vLLM Ascend v0.13.0 部署报错", "pkg.vllm_ascend", "0.13.0"),
 ])
 def test_versions_in_package_file_names_and_chinese_wording(text, key, value):
     assert {f.key: f.value for f in facts_from_text("<text>", text)}.get(key) == value

@@ -33,11 +33,12 @@ PROSE_VERSIONS = [
                                 r"(?:版本\s*)?v?(\d+\.\d+(?:\.(?:RC\d+|\d+(?:RC\d+)?)|\.?RC\d+)(?:[.-](?:alpha|beta)\.?\d+)?)", re.I)),
     ("pkg.torch_npu", re.compile(NOT_BEFORE + r"torch[_-]npu" + SAID + VERSION, re.I)),
     ("pkg.torch", re.compile(NOT_BEFORE + r"(?:torch|pytorch)(?![_-]npu|[A-Za-z_])" + SAID + VERSION, re.I)),
-    # and its images' tags alone ("v0.11.0rc0-310p拉起qwen vl报错"): a version with -310p / -a3 right after it
+    # written with a space too ("vLLM Ascend v0.13.0"), and its images' tags alone ("v0.11.0rc0-310p拉起qwen vl报错"): a
+    # version with -310p / -a3 right after it
     # is vLLM-Ascend's naming of its hardware variants (quay.io/ascend/vllm-ascend:v0.10.0rc1-310p)
-    ("pkg.vllm_ascend", re.compile(NOT_BEFORE + r"(?:vllm[_-]ascend" + SAID + r"|(?=v\d+\.\d+\.\d+(?:rc\d+)?"
+    ("pkg.vllm_ascend", re.compile(NOT_BEFORE + r"(?:vllm[_\- ]?ascend" + SAID + r"|(?=v\d+\.\d+\.\d+(?:rc\d+)?"
                                    r"-(?:310p|a3)" + NOT_AFTER + r"))" + VERSION, re.I)),
-    ("pkg.vllm", re.compile(NOT_BEFORE + r"vllm(?![_-]ascend|[A-Za-z_])" + SAID + VERSION, re.I)),
+    ("pkg.vllm", re.compile(NOT_BEFORE + r"vllm(?![_\- ]?ascend|[A-Za-z_])" + SAID + VERSION, re.I)),
     ("pkg.sglang", re.compile(NOT_BEFORE + r"sglang" + SAID + VERSION, re.I)),
     ("pkg.triton_ascend", re.compile(NOT_BEFORE + r"triton[_-]ascend" + SAID + VERSION, re.I)),
     ("pkg.transformers", re.compile(NOT_BEFORE + r"transformers" + SAID + VERSION, re.I)),
@@ -110,7 +111,7 @@ _GATE_WORDS = ahocorasick_rs.AhoCorasick(sorted({w for words in GATES.values() f
 #: pkg.vllm_ascend's needs the whole name (or an image tag's -310p / -a3). Searched in the folded text.
 LINE_GATES = {
     "pkg.vllm": (re.compile(r"vllm(?=[\s:=：v版0-9-])"),),
-    "pkg.vllm_ascend": ("vllm-ascend", "vllm_ascend", "-310p", "-a3"),
+    "pkg.vllm_ascend": ("vllm-ascend", "vllm_ascend", "vllm ascend", "vllmascend", "-310p", "-a3"),
 }
 
 
