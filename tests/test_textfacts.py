@@ -256,3 +256,14 @@ def test_variables_a_report_sets_are_its_env_facts():
         "env.ASCEND_RT_VISIBLE_DEVICES": ("0,1", "text:<text>:8"),
     }
 
+
+
+def test_an_environment_table_in_markdown_gives_its_versions():
+    """Issue forms often list the environment as a Markdown table: each row naming a thing and its version is
+    read as that field, on its own line; an npu-smi table is no such row."""
+    text = ("| 软件 | 版本 |\n|---|---|\n| CANN | 8.3.RC2 |\n| torch_npu | 2.7.1 |\n| vllm-ascend | 0.11.0rc1 |\n"
+            "| 驱动 | 25.2.0 |\n")
+    facts = {f.key: (f.value, f.source) for f in facts_from_text("<text>", text)}
+    assert facts["cann.version"] == ("8.3.RC2", "text:<text>:3")
+    assert facts["pkg.torch_npu"][0] == "2.7.1" and facts["pkg.vllm_ascend"][0] == "0.11.0rc1"
+    assert facts["driver.version"][0] == "25.2.0"

@@ -273,6 +273,11 @@ def _container_run_facts(v: dict[str, Any], put) -> None:
         put(f"env.{k}", val)
 
 
+#: a Markdown table row naming a thing and its version ('| CANN | 8.3.RC2 |', '| 驱动 | 25.2.0 |'): read as the field
+#: 'CANN: 8.3.RC2' (an issue's environment is often such a table); one line for one line, so line numbers hold
+TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*([^|\n]{1,40}?)[ \t]*\|[ \t]*(v?\d[^|\n]{0,40}?)[ \t]*\|[^\n]*$")
+
+
 def facts_from_text(name: str, text: str) -> list[Fact]:
     """Facts in one input's text (its first MiB): tool outputs first, then prose version strings."""
     from ..parsers.blocks import find_blocks
@@ -283,6 +288,8 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
         text = "\n".join(ln if len(ln) <= MAX_TOOL_LINE else "" for ln in text.splitlines())
     for block in find_blocks(text):
         _block_facts(name, block, out)
+    if "|" in text:
+        text = TABLE_ROW.sub(r"\1: \2", text)
     # only the patterns whose word occurs somewhere in the text can match a line of it
     low = _folded(text)
     found = _gate_words(low)
