@@ -126,6 +126,14 @@ def test_collect_env_sections():
     assert (v["version"], v["innerversion"]) == ("8.2.RC1", "V100R001C22SPC001B231")
 
 
+def test_collect_env_without_conda_lists_no_package_for_it():
+    # verbatim from the collect_env output in vllm-project/vllm-ascend#1154
+    text = ("Versions of relevant libraries:\n[pip3] numpy==1.26.4\n[pip3] torch==2.5.1+cpu\n"
+            "[pip3] torch-npu==2.5.1.dev20250320\n[conda] Could not collect\nvLLM Version: 0.9.0\n")
+    v = parse(text, "collect-env").value
+    assert v["packages"] == {"numpy": "1.26.4", "torch": "2.5.1+cpu", "torch_npu": "2.5.1.dev20250320", "vllm": "0.9.0"}
+
+
 def test_ecc_of_one_die_with_corrected_hbm_errors():
     v = p("own/npu-smi-ecc-a3-die1-hbm-single-bit.txt", "npu-smi-ecc")
     assert (v["npu_id"], v["chip_id"], v["chip_count"]) == (5, 1, 2)

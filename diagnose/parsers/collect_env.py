@@ -13,7 +13,7 @@ KIND = "collect-env"
 LINE = re.compile(r"^(?P<key>PyTorch version|Is debug build|OS|GCC version|Clang version|CMake version|Libc version|"
                   r"Python version|Python platform|vLLM Version|vLLM Ascend Version|vLLM-Ascend Version|"
                   r"Is CUDA available|CANN version|Architecture)\s*:\s*(?P<value>.*?)\s*$")
-PIP = re.compile(r"^\[(?:pip3?|conda)\]\s+(?P<name>[A-Za-z0-9_.-]+)\s*(?:==|\s)\s*(?P<version>\S+)")
+PIP = re.compile(r"^\[(?:pip3?|conda)\]\s+(?P<name>[A-Za-z0-9_.-]+)\s*(?:==|\s)\s*(?P<version>v?\d\S*)")
 ENV = re.compile(r"^(?P<key>[A-Z][A-Z0-9_]*)=(?P<value>.*)$")
 PLATFORM = re.compile(r"Linux-(?P<release>.+?)-(?P<arch>aarch64|x86_64|arm64)-with")
 MARKERS = ("PyTorch version:", "Python platform:", "Versions of relevant libraries:", "vLLM Ascend Version:",
