@@ -186,6 +186,12 @@ def test_the_hardware_a_report_moved_to_is_the_one_it_runs_on(text, family):
     # a release candidate written without its dot, as people write 8.3.RC2
     (" - CANN Version: 8.3rc2", "cann.version", "8.3rc2"),
     ("cann版本8.2RC1环境下报错", "cann.version", "8.2RC1"),
+    # an issue form's fields in Markdown bold or code, and the Python version it states (never a path's python3.11)
+    ("- **Driver version**: 24.1.rc2", "driver.version", "24.1.rc2"),
+    ("- `torch_npu` version: 2.1.0.post6", "pkg.torch_npu", "2.1.0.post6"),
+    ("- Python版本: 3.9.10", "python.version", "3.9.10"),
+    ("-- Python version (e.g., Python 3.7.5): 3.9", "python.version", "3.9"),
+    ('File "/usr/local/python3.11.13/lib/python3.11/site-packages/torch/x.py", line 1', "python.version", None),
     # vLLM-Ascend written with a space, as its docs title it
     ("vllm ascend 0.14.0RC1 A2机器部署qwen3-rerank-4B精度问题", "pkg.vllm_ascend", "0.14.0RC1"),
     ("vLLM Ascend v0.13.0 部署报错", "pkg.vllm_ascend", "0.13.0"),

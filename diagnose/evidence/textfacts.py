@@ -44,6 +44,10 @@ PROSE_VERSIONS = [
     ("pkg.transformers", re.compile(NOT_BEFORE + r"transformers" + SAID + VERSION, re.I)),
     ("pkg.numpy", re.compile(NOT_BEFORE + r"numpy" + SAID + VERSION, re.I)),
     ("pkg.mindspore", re.compile(NOT_BEFORE + r"mindspore(?![_-]lite|[A-Za-z_])" + SAID + VERSION, re.I)),
+    # stated as the Python version ('Python版本: 3.9.10', 'Python version (e.g., Python 3.7.5): 3.9'); never a path's
+    # python3.11, which may be another interpreter than the one the job runs
+    ("python.version", re.compile(r"(?<![A-Za-z0-9_./])Python\s*(?:version|版本)\s*(?:\([^)]*\))?\s*[:=：]\s*v?(\d\.\d{1,2}(?:\.\d+)?)"
+                                  + NOT_AFTER, re.I)),
     ("mindie.version", re.compile(r"\bMindIE\s*(?:[:=：]|version:?)?\s*v?(\d+\.\d+\.(?:RC\d+|T\d+|\d+)(?:\.\w+)?)", re.I)),
     # and the driver package's file name: Ascend-hdk-910b-npu-driver_24.1.rc2_linux-aarch64.run
     ("driver.version", re.compile(r"(?:(?<![A-Za-z0-9])(?:driver|HDK)|驱动)\s*(?:version|版本)?\s*(?:为|是)?\s*[:=：_]?\s*v?"
@@ -91,7 +95,7 @@ GATES = {
     "cann.version": ("cann",), "pkg.torch_npu": ("torch",), "pkg.torch": ("torch",),
     "pkg.vllm_ascend": ("vllm", "-310p", "-a3"), "pkg.vllm": ("vllm",), "pkg.sglang": ("sglang",),
     "pkg.triton_ascend": ("triton-ascend", "triton_ascend"),
-    "mindie.version": ("mindie",),
+    "mindie.version": ("mindie",), "python.version": ("python",),
     "pkg.transformers": ("transformers",), "pkg.numpy": ("numpy",), "pkg.mindspore": ("mindspore",),
     "driver.version": ("driver", "hdk", "驱动"), "firmware.version": ("firmware", "固件"),
     "kernel.release": ("kernel", "内核", "uname -r", "linux"),
@@ -290,6 +294,8 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
         _block_facts(name, block, out)
     if "|" in text:
         text = TABLE_ROW.sub(r"\1: \2", text)
+    if "**" in text or "`" in text:
+        text = text.replace("**", "").replace("`", "")   # '**Driver version**: 24.1.rc2', '`torch_npu`: 2.1.0'
     # only the patterns whose word occurs somewhere in the text can match a line of it
     low = _folded(text)
     found = _gate_words(low)
