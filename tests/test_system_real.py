@@ -243,6 +243,18 @@ def test_python_probe_still_sees_packages_reached_through_pythonpath(tmp_path):
     assert facts["pkg.torch_npu"].value == "2.7.1"
 
 
+def test_python_probe_reads_mindspore_so_its_cann_pairing_is_checked(tmp_path):
+    """AD-PY-015 (MindSpore built for the installed CANN) needs MindSpore's version on the machine too."""
+    from ascend_doctor.diagnose.probes.python_stack import probe as python_probe
+
+    site = tmp_path / "extra"
+    (site / "mindspore-2.3.1.dist-info").mkdir(parents=True)
+    (site / "mindspore-2.3.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: mindspore\nVersion: 2.3.1\n")
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    facts = {f.key: f for f in python_probe(ProbeContext(system=RealSystem(env=env), python=sys.executable))}
+    assert facts["pkg.mindspore"].value == "2.3.1"
+
+
 def test_a_failing_interpreter_is_named_without_the_whole_probe_script(tmp_path):
     from ascend_doctor.diagnose.probes.python_stack import probe as python_probe
 

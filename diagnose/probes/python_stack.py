@@ -12,7 +12,7 @@ import sys
 
 from .base import ERROR, OK, UNPARSED, ProbeContext, Fact, bad, command_status, ok
 
-PACKAGES = ("torch", "torch_npu", "vllm", "vllm_ascend", "sglang", "numpy", "transformers", "triton_ascend",
+PACKAGES = ("torch", "torch_npu", "vllm", "vllm_ascend", "sglang", "numpy", "transformers", "triton_ascend", "mindspore",
             "mindie_llm", "mindie_service", "mindie_torch", "mindie_rt", "mindie_sd")
 
 # The first line is a marker that lets simulated machines recognise this command.
