@@ -233,26 +233,17 @@ def test_python_probe_never_imports_from_the_current_directory(tmp_path, monkeyp
 
 
 def test_python_probe_still_sees_packages_reached_through_pythonpath(tmp_path):
+    """... MindSpore among them (AD-PY-015 checks it against the installed CANN on the machine too)."""
     from ascend_doctor.diagnose.probes.python_stack import probe as python_probe
 
     site = tmp_path / "extra"
-    (site / "torch_npu-2.7.1.dist-info").mkdir(parents=True)
-    (site / "torch_npu-2.7.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: torch-npu\nVersion: 2.7.1\n")
+    for dist, name, version in (("torch_npu", "torch-npu", "2.7.1"), ("mindspore", "mindspore", "2.3.1")):
+        (site / f"{dist}-{version}.dist-info").mkdir(parents=True)
+        (site / f"{dist}-{version}.dist-info" / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
     env = {**os.environ, "PYTHONPATH": str(site)}
     facts = {f.key: f for f in python_probe(ProbeContext(system=RealSystem(env=env), python=sys.executable))}
-    assert facts["pkg.torch_npu"].value == "2.7.1"
-
-
-def test_python_probe_reads_mindspore_so_its_cann_pairing_is_checked(tmp_path):
-    """AD-PY-015 (MindSpore built for the installed CANN) needs MindSpore's version on the machine too."""
-    from ascend_doctor.diagnose.probes.python_stack import probe as python_probe
-
-    site = tmp_path / "extra"
-    (site / "mindspore-2.3.1.dist-info").mkdir(parents=True)
-    (site / "mindspore-2.3.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: mindspore\nVersion: 2.3.1\n")
-    env = {**os.environ, "PYTHONPATH": str(site)}
-    facts = {f.key: f for f in python_probe(ProbeContext(system=RealSystem(env=env), python=sys.executable))}
-    assert facts["pkg.mindspore"].value == "2.3.1"
+    assert facts["pkg.torch_npu"].value == "2.7.1" and facts["pkg.mindspore"].value == "2.3.1"
 
 
 def test_a_failing_interpreter_is_named_without_the_whole_probe_script(tmp_path):
