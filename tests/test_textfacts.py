@@ -240,7 +240,8 @@ def test_versions_after_thousands_of_worker_lines_keep_their_line(newline):
 
 def test_variables_a_report_sets_are_its_env_facts():
     """`export` lines (also as `set -x` prints them), a Dockerfile's ENV and os.environ[...] = give env.<NAME>; the last
-    setting wins as in a shell; commented-out lines and values the text does not give ($VAR, <placeholder>) do not."""
+    setting wins as in a shell; commented-out lines and values the text does not give ($VAR, <placeholder>, `cmd`) do
+    not."""
     text = "\n".join([
         "export ASCEND_LAUNCH_BLOCKING=1",
         "#export CPU_AFFINITY_CONF=2",
@@ -252,6 +253,8 @@ def test_variables_a_report_sets_are_its_env_facts():
         'os.environ["ASCEND_RT_VISIBLE_DEVICES"] = "0,1"  # two cards',
         "export HCCL_BUFFSIZE=2048 && vllm serve /models/qwen",
         "echo export TASK_QUEUE_ENABLE=2",
+        "export HCCL_CONNECT_TIMEOUT=`cat /etc/timeout`",      # a command's output: no value the text gives,
+        "- **Driver version**: 24.1.rc2",                      # even where Markdown is read around the form's fields
     ])
     facts = {f.key: (f.value, f.source) for f in facts_from_text("<text>", text) if f.key.startswith("env.")}
     assert facts == {

@@ -292,6 +292,9 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
         text = "\n".join(ln if len(ln) <= MAX_TOOL_LINE else "" for ln in text.splitlines())
     for block in find_blocks(text):
         _block_facts(name, block, out)
+    # Markdown around an issue form's fields, for the version and product patterns only: a launch script's
+    # variables are read as written (export X=`cmd` gives no value, not 'cmd')
+    written = text
     if "|" in text:
         text = TABLE_ROW.sub(r"\1: \2", text)
     if "**" in text or "`" in text:
@@ -308,7 +311,7 @@ def facts_from_text(name: str, text: str) -> list[Fact]:
     # the first line each pattern matches: only the lines holding one of its words can
     lines = _Lines(text, low)
     if sets_env:
-        _env_facts(name, lines, out)
+        _env_facts(name, lines if text is written else _Lines(written), out)
     found: list[tuple[int, int, str, Any]] = []        # (line number, position in the loop, key, value)
     for i, (key, pat) in enumerate(prose):
         hit = lines.first_stated(pat, LINE_GATES.get(key, GATES[key]))
