@@ -55,6 +55,9 @@ CONTINUES = re.compile(r"^[a-z][a-z ,;'\-]*(?:\s|$)")
 #: the longest sentence read as prose; a longer line is split where its sentences end (clean.SENTENCE_END)
 MAX_SENTENCE = 400
 SENTENCE_DONE = re.compile(r"[.!?:;。！？：；)\]`]\s*$")
+#: a whole line in parentheses, a person's aside ("（服务器上已有其他容器在运行）", "(the same on 8.0.RC3)"): read
+#: inside; a log record's parenthesis ("(VllmWorker rank=0 pid=1) ERROR ...") closes before the line ends
+ASIDE = re.compile(r"^\s*\((?P<inner>[^()]{4,})\)[\s.。]*$")
 #: False: every line holding a trigger is classified on its own, the reference the faster paths are
 #: tested against (tests/test_scan_fast.py)
 FAST = True
@@ -425,6 +428,9 @@ def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
         last = -2                  # the line number of the last prose line kept
         for i, line in enumerate(text.splitlines()):
             first = line[:1]
+            aside = ASIDE.match(line) if line.lstrip()[:1] == "(" else None
+            if aside:
+                line, first = aside.group("inner").strip(), aside.group("inner").lstrip()[:1]
             if first in LOG_FIRST:
                 continue           # a log record ((VllmWorker rank=0 ...) INFO, <...>, | table |): PROSE_SKIP's
             if first == "[" and not cl.ISSUE_TAG.match(line):
