@@ -232,18 +232,21 @@ def test_python_probe_never_imports_from_the_current_directory(tmp_path, monkeyp
     assert facts["python.version"].status == "ok"
 
 
-def test_python_probe_still_sees_packages_reached_through_pythonpath(tmp_path):
-    """... MindSpore among them (AD-PY-015 checks it against the installed CANN on the machine too)."""
+@pytest.mark.parametrize("ms_dist, ms_name, ms_version", [("mindspore", "mindspore", "2.3.1"),
+                                                         ("mindspore_ascend", "mindspore-ascend", "1.8.1")])
+def test_python_probe_still_sees_packages_reached_through_pythonpath(tmp_path, ms_dist, ms_name, ms_version):
+    """... MindSpore among them (AD-PY-015 checks it against the installed CANN on the machine too), also as the
+    mindspore-ascend distribution MindSpore 1.x shipped its Ascend build as."""
     from ascend_doctor.diagnose.probes.python_stack import probe as python_probe
 
     site = tmp_path / "extra"
-    for dist, name, version in (("torch_npu", "torch-npu", "2.7.1"), ("mindspore", "mindspore", "2.3.1")):
+    for dist, name, version in (("torch_npu", "torch-npu", "2.7.1"), (ms_dist, ms_name, ms_version)):
         (site / f"{dist}-{version}.dist-info").mkdir(parents=True)
         (site / f"{dist}-{version}.dist-info" / "METADATA").write_text(
             f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
     env = {**os.environ, "PYTHONPATH": str(site)}
     facts = {f.key: f for f in python_probe(ProbeContext(system=RealSystem(env=env), python=sys.executable))}
-    assert facts["pkg.torch_npu"].value == "2.7.1" and facts["pkg.mindspore"].value == "2.3.1"
+    assert facts["pkg.torch_npu"].value == "2.7.1" and facts["pkg.mindspore"].value == ms_version
 
 
 def test_a_failing_interpreter_is_named_without_the_whole_probe_script(tmp_path):

@@ -43,7 +43,8 @@ PROSE_VERSIONS = [
     ("pkg.triton_ascend", re.compile(NOT_BEFORE + r"triton[_-]ascend" + SAID + VERSION, re.I)),
     ("pkg.transformers", re.compile(NOT_BEFORE + r"transformers" + SAID + VERSION, re.I)),
     ("pkg.numpy", re.compile(NOT_BEFORE + r"numpy" + SAID + VERSION, re.I)),
-    ("pkg.mindspore", re.compile(NOT_BEFORE + r"mindspore(?![_-]lite|[A-Za-z_])" + SAID + VERSION, re.I)),
+    # MindSpore 1.x shipped its Ascend build as mindspore-ascend (mindspore_ascend-1.8.1-cp37-...whl); 2.x is mindspore
+    ("pkg.mindspore", re.compile(NOT_BEFORE + r"mindspore(?:[_-]ascend)?(?![_-]lite|[A-Za-z_])" + SAID + VERSION, re.I)),
     # stated as the Python version ('Python版本: 3.9.10', 'Python version (e.g., Python 3.7.5): 3.9'); never a path's
     # python3.11, which may be another interpreter than the one the job runs
     ("python.version", re.compile(r"(?<![A-Za-z0-9_./])Python\s*(?:version|版本)\s*(?:\([^)]*\))?\s*[:=：]\s*v?(\d\.\d{1,2}(?:\.\d+)?)"

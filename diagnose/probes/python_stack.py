@@ -15,6 +15,10 @@ from .base import ERROR, OK, UNPARSED, ProbeContext, Fact, bad, command_status, 
 PACKAGES = ("torch", "torch_npu", "vllm", "vllm_ascend", "sglang", "numpy", "transformers", "triton_ascend", "mindspore",
             "mindie_llm", "mindie_service", "mindie_torch", "mindie_rt", "mindie_sd")
 
+#: distributions that install a package of PACKAGES under another name: MindSpore 1.x's Ascend build is the
+#: mindspore-ascend distribution (mindspore_ascend-1.8.1-cp37-cp37m-linux_aarch64.whl); 2.x is one mindspore
+ALIASES = {"mindspore_ascend": "mindspore"}
+
 # The first line is a marker that lets simulated machines recognise this command.
 SCRIPT = """#ascend-doctor:packages
 import json, os, platform, re, sys
@@ -32,10 +36,11 @@ if metadata is not None:
             continue
         if name:
             key = re.sub(r"[-_.]+", "_", name).lower()
+            key = ALIASES.get(key, key)
             if key in WANTED or key.startswith("mindie"):
                 pkgs.setdefault(key, d.version)
 print(json.dumps({"executable": sys.executable, "version": platform.python_version(), "packages": pkgs}))
-""".replace("WANTED", repr(tuple(sorted(PACKAGES))))
+""".replace("WANTED", repr(tuple(sorted(PACKAGES)))).replace("ALIASES", repr(ALIASES))
 
 #: the interpreter's arguments: isolated mode, never the caller's directory on sys.path
 ARGS = ("-I", "-c", SCRIPT)
