@@ -464,3 +464,17 @@ def test_an_identifier_the_report_names_is_shown_on_the_line_that_names_it(match
     assert named, [(f.id, [e.detail for e in f.evidence]) for f in d.findings[:3]]
     assert {(e.source, e.line) for e in named} == {(str(log), 2)}
     assert all("halGetDeviceInfo: module 2 info type 9 is invalid" in e.text for e in named)
+
+
+def test_a_pasted_process_table_is_no_other_holder_but_the_machines_is(matcher):
+    """An npu-smi table in a report was usually taken while the failing job ran, so the processes it lists are
+    often the job's own workers: the report's text does not make 'another container holds the NPU' a cause.
+    The same processes on the machine being diagnosed (taken now, before the job starts) still are one."""
+    from .conftest import FIXTURES
+
+    table = (FIXTURES / "samples" / "npu-smi-info" / "a3-910_93-2card-4chip-25.2.0-one-process.txt").read_text()
+    report = table + "\nKeyError: 'visual.blocks.0.attn.qkv.weight'\n"
+    assert "npu-occupied-by-other-container" not in {f.id for f in run(matcher, report).findings}
+    procs = [{"npu_id": 1, "chip_id": 1, "pid": 990711, "name": "python", "memory_mb": 7746}]
+    found = {f.id for f in run(matcher, report, facts=[Fact("npu.processes", procs, source="npu-smi info")]).findings}
+    assert "npu-occupied-by-other-container" in found

@@ -34,6 +34,7 @@ def machine_facts(machine: MachineSpec | None):
 
 def diagnose(kb, paths=(), text: str | None = None, facts=None, lang: str = "en"):
     """Read the inputs and match them against the knowledge: the one call every front end and bench uses."""
+    from ascend_doctor.kb.language import fact_keys
     from ascend_doctor.kb.language.facts import FactSet
 
     from ..evidence import read_evidence
@@ -43,9 +44,11 @@ def diagnose(kb, paths=(), text: str | None = None, facts=None, lang: str = "en"
     ev = read_evidence(paths, text=text, signatures=matcher.patterns)
     merged = FactSet(origin=getattr(facts, "origin", "") or "text")
     stated = FactSet(origin="text")
+    moment = fact_keys.moment()
     for f in ev.facts:
         merged.add(f)
-        stated.add(f)
+        if f.key not in moment:     # a pasted process table shows the job's own workers as often as another holder
+            stated.add(f)
     failing = {}
     if facts is not None:
         for f in facts:           # the machine's own facts win over what the text says

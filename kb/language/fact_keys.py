@@ -26,6 +26,13 @@ def prefixes() -> dict[str, str]:
     return _table()[1]
 
 
+@lru_cache(maxsize=1)
+def moment() -> frozenset[str]:
+    """Keys that say what ran when they were read (``[moment]``): from a report's text they are no evidence."""
+    with FILE.open("rb") as fh:
+        return frozenset(tomllib.load(fh).get("moment", {}).get("keys", ()))
+
+
 def known(key: str) -> bool:
     exact, under = _table()
     return key in exact or any(key.startswith(p) and len(key) > len(p) for p in under)
