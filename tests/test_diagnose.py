@@ -225,3 +225,16 @@ def test_mindspore_and_cann_the_report_names_are_checked_against_the_release_lis
                for e in found["mindspore-cann-version-mismatch"]["evidence"])
     r = cli("diagnose", "--no-env", "--format", "json", "--text", text.format("8.0.RC2"))
     assert not any("AD-PY-015" in e["text"] for f in json.loads(r.out)["findings"] for e in f["evidence"])
+
+
+def test_a_cann_line_written_short_is_checked_where_its_releases_agree(cli):
+    """'CANN 8.5' as people write it is any release of the 8.5 line: MindSpore 2.3.1 pairs with none of them (a
+    mismatch), MindSpore 2.7.2 with 8.5.0 (cannot be checked, no warning); HDK 24.1.0 is documented for no
+    release of the 8.3 line (8.3.RC1, 8.3.RC2), so the CANN / HDK check fails from the text alone."""
+    def checks(text):
+        r = cli("diagnose", "--no-env", "--format", "json", "--text", text)
+        return " ".join(e["text"] for f in json.loads(r.out)["findings"] for e in f["evidence"])
+
+    assert "AD-PY-015" in checks("MindSpore 2.3.1 with CANN 8.5: training fails to start")
+    assert "AD-PY-015" not in checks("MindSpore 2.7.2 with CANN 8.5: training fails to start")
+    assert "AD-CANN-001" in checks("CANN 8.3 装好后报错 aclInit failed，驱动版本 24.1.0")

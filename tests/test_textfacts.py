@@ -218,6 +218,9 @@ def test_a_bare_version_is_no_vllm_ascend_release(text):
     ("报错 No module named 'mindspore.comm_func'，但切换到MindSpore 2.3.1正常\nMindSpore version: MindSpore 2.3.0",
      "pkg.mindspore", "2.3.0"),
     ("CANN 8.2.RC1及以上才支持，当前 CANN 8.0.RC3", "cann.version", "8.0.RC3"),
+    # a CANN line written short, as people do ('CANN 8.5', 'cann8.5版本'): the line, compared as a line
+    ("升级到 cann8.5版本后报错", "cann.version", "8.5"),
+    ("CANN 9.1) 下运行报错", "cann.version", "9.1"),
     # MindSpore 1.x's Ascend build, in pip list and as its wheel's file name
     ("mindspore-ascend      1.8.1\nmindinsight 1.8.0", "pkg.mindspore", "1.8.1"),
     ("pip install mindspore_ascend-1.6.1-cp37-cp37m-linux_aarch64.whl 后报错", "pkg.mindspore", "1.6.1"),

@@ -109,3 +109,16 @@ def test_less_than_a_line_excludes_its_release_candidates():
     assert satisfies("8.3.RC1", "<8.3.0")
     assert satisfies("26.0.RC1", "<26.0.RC3")
     assert satisfies("8.2.RC1", "<8.3")
+
+
+def test_a_bare_short_version_names_the_line_of_its_releases():
+    """'25.5' (HDK25.5) names 25.5.1's line; a CANN line begins with its release candidates, so 'CANN 8.3' names
+    8.3.RC1's line too and starts before it; a version with a qualifier names no line."""
+    assert parse("25.5", "hdk").names_line_of(parse("25.5.1", "hdk"))
+    assert not parse("25.5", "hdk").names_line_of(parse("26.0.0", "hdk"))
+    assert parse("8.3", "cann").names_line_of(parse("8.3.RC1", "cann"))
+    assert not parse("8.3.RC1", "cann").names_line_of(parse("8.3.RC1.alpha002", "cann"))
+    first, late = parse("8.3", "cann").line_bounds(2)
+    assert first < parse("8.3.RC1.alpha001", "cann") and late > parse("8.3.0", "cann") > parse("8.3.RC2", "cann")
+    first, late = parse("25.5", "hdk").line_bounds(3)
+    assert first.cmp(parse("25.5.0", "hdk")) == 0 and late > parse("25.5.99", "hdk")

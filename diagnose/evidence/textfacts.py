@@ -30,7 +30,7 @@ PROSE_VERSIONS = [
     # (8.3rc2 / 8.3RC2 as people write 8.3.RC2) and its packages' file names: Ascend-cann-toolkit_8.2.RC1_linux-aarch64.run,
     # Ascend-cann-kernels-910b_8.0.RC2_linux.run, Atlas-A3-cann-kernels_8.1.RC1_linux-aarch64.run
     ("cann.version", re.compile(r"(?<![A-Za-z0-9])CANN(?:[ _-]?(?:toolkit|版本|version)|-kernels(?:-\w+)?)?(?:\s*[:=：]?\s*|[_-])"
-                                r"(?:版本\s*)?v?(\d+\.\d+(?:\.(?:RC\d+|\d+(?:RC\d+)?)|\.?RC\d+)(?:[.-](?:alpha|beta)\.?\d+)?)", re.I)),
+                                r"(?:版本\s*)?v?(\d+\.\d+(?:(?:\.(?:RC\d+|\d+(?:RC\d+)?)|\.?RC\d+)(?:[.-](?:alpha|beta)\.?\d+)?|(?![A-Za-z0-9_]|\.\d)))", re.I)),
     ("pkg.torch_npu", re.compile(NOT_BEFORE + r"torch[_-]npu" + SAID + VERSION, re.I)),
     ("pkg.torch", re.compile(NOT_BEFORE + r"(?:torch|pytorch)(?![_-]npu|[A-Za-z_])" + SAID + VERSION, re.I)),
     # written with a space too ("vLLM Ascend v0.13.0"), and its images' tags alone ("v0.11.0rc0-310p拉起qwen vl报错"): a

@@ -32,7 +32,7 @@ VRC version never compares with a dotted one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 __all__ = ["VersionError", "Version", "Spec", "parse", "parse_spec", "compare", "satisfies", "is_series"]
@@ -45,6 +45,8 @@ class VersionError(ValueError):
 # qualifier ranks: pre-releases sort before the release (rank 0), patches and post-releases after
 _PRE = {"dev": -4, "a": -3, "alpha": -3, "b": -2, "beta": -2, "rc": -1, "pre": -1, "preview": -1}
 _POST = {"post": 1, "patch": 1, "spc": 1, "hotfix": 1}
+#: a release number later than any a line has: the late end of a version that names a line ('25.5')
+_LATE = 10 ** 6
 _END = (0, 0)          # marks the end of the qualifiers: "the release itself"
 _NUM = 1               # rank of a bare numeric field after a qualifier (24.1.rc2.3: patch 3 of RC2)
 
@@ -108,6 +110,22 @@ class Version:
 
     def line(self, n: int = 2) -> tuple[int, ...]:
         return (self.release + (0,) * n)[:n]
+
+    def names_line_of(self, other: "Version") -> bool:
+        """Whether this is a bare shorter version ('25.5' as a report writes 'HDK25.5', 'CANN 8.5') naming the line
+        ``other`` is a release of ('25.5.1'; for CANN also '8.3.RC1', as its lines begin with release candidates)."""
+        n = len(self.release)
+        if self.quals or self.build is not None or self.local or self.vrc or other.release[:n] != self.release:
+            return False
+        return n < len(other.release) or (self.family == "cann" and n == len(other.release) and bool(other.quals))
+
+    def line_bounds(self, width: int) -> tuple["Version", "Version"]:
+        """The first and a late release of the line this bare version names, ``width`` release fields long:
+        '25.5' -> 25.5.0 and 25.5.<late>; a CANN line starts before its first release candidate's builds."""
+        first = replace(self, release=self.release + (0,) * (width - len(self.release)))
+        if self.family == "cann":
+            first = replace(first, release=self.release, quals=((_PRE["dev"] - 1, 0),))
+        return first, replace(self, release=self.release + (_LATE,) * max(1, width - len(self.release)))
 
 
 def _check_families(a: Version, b: Version) -> None:

@@ -90,6 +90,21 @@ def same_release(cell: Any, value: Any, family: str | None, fields: int | None =
     return False
 
 
+def _line_holds(value: Any, cell: Any, family: str | None) -> bool:
+    """Whether ``value`` is a bare shorter version ('8.5') naming the line of a version in ``cell`` ('8.5.0')."""
+    try:
+        v = parse(str(value), family)
+    except VersionError:
+        return False
+    for c in _cell_values(cell):
+        try:
+            if v.names_line_of(parse(c, family)):
+                return True
+        except VersionError:
+            continue
+    return False
+
+
 def evaluate(cond: Mapping[str, Any], ctx: Context) -> Outcome:
     matrix = cond["matrix"]
     column = cond["column"]
@@ -127,6 +142,14 @@ def evaluate(cond: Mapping[str, Any], ctx: Context) -> Outcome:
                          for c, (k, v) in row_vals.items())]
         if picked:
             approx = " (no exact row; rows of the same release)"
+    by_line = False
+    if not picked and row_vals:
+        # 'CANN 8.3' names its line: the rows of every release in it (8.3.RC1, 8.3.RC2), decided when they agree
+        picked = [r for r in selected
+                  if all(cell_matches(r.get(c), v, family_of(k)) or same_release(r.get(c), v, family_of(k))
+                         or _line_holds(v, r.get(c), family_of(k)) for c, (k, v) in row_vals.items())]
+        if picked:
+            approx, by_line = " (rows of every release of the line)", True
     want = ", ".join(f"{c}={show(v)}" for c, (_, v) in row_vals.items())
     sel = ", ".join(f"{c}={v}" for c, v in (cond.get("select") or {}).items())
     where = ", ".join(x for x in (sel, want) if x)
@@ -145,6 +168,16 @@ def evaluate(cond: Mapping[str, Any], ctx: Context) -> Outcome:
         hits = [r for r, cell in cells if cell_matches(cell, subject, fam)
                 or (line and same_release(cell, subject, fam, line))]
     has = bool(hits)
+    if by_line and cells and 0 < len(hits) < len(cells):
+        note = f"{where} names a line whose releases answer differently in {matrix}"
+        return Outcome(None, [note], [f"{note}, so this cannot be checked"])
+    if not has and subject is not None:
+        inside = [r for r, cell in cells if _line_holds(subject, cell, fam)]
+        if inside:
+            # 'CANN 8.5' as a report writes it: any release of the 8.5 line, and the matrix names one (8.5.0)
+            note = (f"{cond['fact']} = {show(subject)} names every release of its line, and {matrix} lists "
+                    f"{show(inside[0].get(column))} for {where}")
+            return Outcome(None, [note], [f"{note}, so this cannot be checked"])
     shown = hits if has else [r for r, _ in cells] or picked
     listed = "; ".join(f"{show(r.get(column)) if r.get(column) not in (None, []) else '(none)'}"
                        f" [{r.get('source', '')}]" for r in shown[:4])

@@ -22,7 +22,7 @@ Kinds of evaluation:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Mapping
 
@@ -183,11 +183,10 @@ def _version_cmp(test: Callable[[int], bool]) -> Callable[..., Any]:
     def apply(v: Any, operand: Any, family: str | None) -> bool:
         a, b = version(v, family), version(operand, family)
         try:
-            if _names_a_line_of(a, b):
+            if a.names_line_of(b):
                 # '25.5' (as a report writes 'HDK25.5') is any release of that line: decided only when its first
                 # and a late release of it answer alike ('25.5' < '25.5.1' is not known; < '26.0' is)
-                first, late = (replace(a, release=a.release + (f,) * (len(b.release) - len(a.release)))
-                               for f in (0, _LATE))
+                first, late = a.line_bounds(len(b.release))
                 low, high = test(first.cmp(b, strict=False)), test(late.cmp(b, strict=False))
                 if low != high:
                     raise Undecided(f"{a.raw} names every release of its line, and {b.raw} is one of them")
@@ -196,18 +195,6 @@ def _version_cmp(test: Callable[[int], bool]) -> Callable[..., Any]:
         except VersionError as exc:
             raise Undecided(str(exc)) from None
     return apply
-
-
-#: a release number later than any a line has, for the late end of a version that names a line ('25.5')
-_LATE = 10 ** 6
-
-
-def _names_a_line_of(a: Version, b: Version) -> bool:
-    """Whether ``a`` is a bare shorter version ('25.5', no rc / build / local label) whose release numbers begin
-    ``b``'s ('25.5.1'): a version that names a line, compared with a release inside that line."""
-    n = len(a.release)
-    return (not a.quals and a.build is None and not a.local and not a.vrc and n < len(b.release)
-            and b.release[:n] == a.release)
 
 
 def _version_in(v: Any, operand: Any, family: str | None) -> bool:
