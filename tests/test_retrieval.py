@@ -131,10 +131,16 @@ def test_a_pasted_command_is_what_the_user_ran_not_the_symptom(retriever):
     for cmd in ("python -m pip install paddlepaddle==3.0.0 -i https://www.paddlepaddle.org.cn/packages/stable/cpu/",
                 "(vllm) [root@51442de2b6e3 LLMs]# npu-smi info", "$ docker run -it --shm-size 16g image:tag",
                 "ASCEND_RT_VISIBLE_DEVICES=0 vllm serve /models/qwen --enforce-eager",
-                "source /usr/local/Ascend/ascend-toolkit/set_env.sh"):
+                "source /usr/local/Ascend/ascend-toolkit/set_env.sh",
+                'python -c "import torch_npu"', "python3 train.py", "python3.10 tools/infer.py --config a.yaml",
+                # a themed shell's prompt before the command
+                'λ master-1 /work/PaddleCustomDevice/backends/npu {develop} python -c "import paddle_custom_device"',
+                "➜  npu git:(main) ✗ python3 train.py --config a.yaml"):
         assert is_command(cmd), cmd
     for sentence in ("make sure the driver is installed", "pip install 后报错 找不到 torch_npu",
-                     "Docker container cannot see the NPU", "cat the log file to see what failed"):
+                     "Docker container cannot see the NPU", "cat the log file to see what failed",
+                     "python is broken on this machine", "I ran python train.py and it failed",
+                     "λ is the wavelength of the light"):
         assert not is_command(sentence), sentence
     # the words of a command say nothing about which problem it is (a fix's command has the same words)
     assert "shm-too-small" not in retriever.retrieve(None, ["docker run -it --shm-size 64m --name dataloader image"])

@@ -47,9 +47,11 @@ _SAYS_FAILURE = re.compile(r"error|exception|fail|fatal|abort|denied|refused|not
 #: a shell command the user ran or pasted ("python -m pip install paddlepaddle==3.0.0 -i ...", "$ docker run
 #: ..."): what they did, in the words of a fix's commands, not the symptom (its identifiers still count)
 _COMMAND = re.compile(
-    r"^\s*(?:[$#>]\s+|\(\w[\w.-]*\)\s*)?(?:\[[^\]\n]{1,80}\][$#]\s*|[\w@.-]+:[^\s]*[$#]\s*)?(?:sudo\s+)?"
+    r"^\s*(?:[$#>]\s+|\(\w[\w.-]*\)\s*)?(?:\[[^\]\n]{1,80}\][$#]\s*|[\w@.-]+:[^\s]*[$#]\s*"
+    # a themed shell's prompt: 'λ master-1 /work/x {develop} ', '➜  npu git:(main) ✗ ', '❯ '
+    r"|[λ➜❯»]\s+(?:[^\s$#]+\s+){0,4}?)?(?:sudo\s+)?"
     r"(?:[A-Z_][A-Z0-9_]*=\S*\s+)*"
-    r"(?P<cmd>pip3?|python3?(?:\.\d+)?\s+-m|conda|docker|podman|export|source|apt(?:-get)?|yum|dnf|git|wget|curl|"
+    r"(?P<cmd>pip3?|python3?(?:\.\d+)?\s+(?:-[mc]|\S+\.py(?=\s|$))|conda|docker|podman|export|source|apt(?:-get)?|yum|dnf|git|wget|curl|"
     r"bash|sh|cd|ls|cat|chmod|chown|mkdir|rm|cp|mv|ln|tar|make|cmake|kubectl|helm|torchrun|mpirun|msrun|"
     r"npu-smi|hccn_tool|llamafactory-cli|swift|vllm\s+serve|huggingface-cli|modelscope)(?P<rest>(?:\s.*)?)$")
 _ARG = re.compile(r"(?:^|\s)(?:-\S|\S*[/=]|\S+\.\S)")
@@ -405,7 +407,9 @@ def is_command(line: str) -> bool:
     m = _COMMAND.match(line)
     if not m or _CJK_CHAR.search(line):
         return False
-    return m.group("cmd") in ("npu-smi", "hccn_tool") or bool(_ARG.search(m.group("rest")))
+    # 'python -c "..."' and 'python train.py' are commands whatever their arguments look like
+    return m.group("cmd") in ("npu-smi", "hccn_tool") or m.group("cmd").startswith("python") \
+        or bool(_ARG.search(m.group("rest")))
 
 
 #: pip's own progress lines ("Installing build dependencies ... done", "Requirement already satisfied: ...",
