@@ -121,10 +121,11 @@ class Version:
 
     def line_bounds(self, width: int) -> tuple["Version", "Version"]:
         """The first and a late release of the line this bare version names, ``width`` release fields long:
-        '25.5' -> 25.5.0 and 25.5.<late>; a CANN line starts before its first release candidate's builds."""
+        '25.5' -> 25.5.0 and 25.5.<late>. Compared with a CANN release candidate of its own line (width 2, '8.3'
+        with 8.3.RC2) the line starts before its first candidate's builds."""
         first = replace(self, release=self.release + (0,) * (width - len(self.release)))
-        if self.family == "cann":
-            first = replace(first, release=self.release, quals=((_PRE["dev"] - 1, 0),))
+        if self.family == "cann" and width <= len(self.release):
+            first = replace(first, quals=((_PRE["dev"] - 1, 0),))
         return first, replace(self, release=self.release + (_LATE,) * max(1, width - len(self.release)))
 
 
