@@ -478,3 +478,12 @@ def test_a_pasted_process_table_is_no_other_holder_but_the_machines_is(matcher):
     procs = [{"npu_id": 1, "chip_id": 1, "pid": 990711, "name": "python", "memory_mb": 7746}]
     found = {f.id for f in run(matcher, report, facts=[Fact("npu.processes", procs, source="npu-smi info")]).findings}
     assert "npu-occupied-by-other-container" in found
+
+
+def test_a_kernel_languages_hardware_limit_is_no_candidate_for_another_stacks_report(matcher):
+    """TileLang-Ascend and llama.cpp are stacks of their own: that TileLang kernels do not run on a 310P says
+    nothing about a vLLM-Ascend report from a 300I Duo (the report's hardware alone proposed it)."""
+    d = run(matcher, "qwen3-30b-a3b-instruct-2507 能够在300i duo上启动，curl测试崩掉了。vllm-ascend 0.10.0rc1")
+    assert "tilelang-ascend-unsupported-npu-310p-kernel-register" not in {f.id for f in d.findings}
+    d = run(matcher, "TileLang-Ascend 的 kernel 在 300I Duo 上跑不起来")
+    assert "tilelang-ascend-unsupported-npu-310p-kernel-register" in {f.id for f in d.findings[:3]}

@@ -82,7 +82,8 @@ STATED_STACKS = {"pkg.vllm_ascend": "vllm-ascend", "pkg.vllm": "vllm", "pkg.sgla
 #: the software stacks a user runs: a problem of one of them (vLLM-Ascend on a first-generation 910) is a
 #: candidate for a report's hardware only when the report names that stack
 STACKS = frozenset("""vllm vllm-ascend mindie mindie-service sglang mindspore mindspore-lite mindformers
-llama-factory deepspeed megatron mindspeed ms-swift verl ray triton-ascend lmcache mooncake msmodelslim""".split())
+llama-factory deepspeed megatron mindspeed ms-swift verl ray triton-ascend lmcache mooncake msmodelslim tilelang
+llama.cpp""".split())
 
 
 class Matcher:
