@@ -67,17 +67,22 @@ def cell_matches(cell: Any, value: Any, family: str | None) -> bool:
     return False
 
 
-def same_release(cell: Any, value: Any, family: str | None, fields: int | None = None) -> bool:
-    """A cell version with the same release numbers as ``value`` (the first ``fields`` of them if given)."""
+def _versions(value: Any, cell: Any, family: str | None):
+    """``value`` and each version of ``cell`` parsed, as (value, cell version) pairs; nothing unparseable."""
     try:
         v = parse(str(value), family)
     except VersionError:
-        return False
+        return
     for c in _cell_values(cell):
         try:
-            cv = parse(c, family)
+            yield v, parse(c, family)
         except VersionError:
             continue
+
+
+def same_release(cell: Any, value: Any, family: str | None, fields: int | None = None) -> bool:
+    """A cell version with the same release numbers as ``value`` (the first ``fields`` of them if given)."""
+    for v, cv in _versions(value, cell, family):
         if not cv.vrc and not v.vrc:
             if fields:
                 if cv.line(fields) == v.line(fields):
@@ -92,17 +97,7 @@ def same_release(cell: Any, value: Any, family: str | None, fields: int | None =
 
 def _line_holds(value: Any, cell: Any, family: str | None) -> bool:
     """Whether ``value`` is a bare shorter version ('8.5') naming the line of a version in ``cell`` ('8.5.0')."""
-    try:
-        v = parse(str(value), family)
-    except VersionError:
-        return False
-    for c in _cell_values(cell):
-        try:
-            if v.names_line_of(parse(c, family)):
-                return True
-        except VersionError:
-            continue
-    return False
+    return any(v.names_line_of(cv) for v, cv in _versions(value, cell, family))
 
 
 def evaluate(cond: Mapping[str, Any], ctx: Context) -> Outcome:
