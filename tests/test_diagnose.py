@@ -35,6 +35,24 @@ def test_cases_are_complete(accuracy):
         assert c["input"].strip(), c["name"]
 
 
+def test_a_report_is_one_case():
+    """An issue or pull request is one case in dev and holdout together (a report counted twice weighs twice, and
+    one in both splits is tuned on): two cases may share a thread only when it holds two problems, with answers
+    that share nothing."""
+    import re
+    import tomllib
+
+    seen: dict[str, list[tuple[str, set]]] = {}
+    for f in sorted((ROOT / "tests" / "diagnosis_cases").glob("*/*.toml")):
+        case = tomllib.loads(f.read_text(encoding="utf-8"))
+        if re.search(r"/(?:issues|pull|pulls|discussions)/\d+", case["source"]):
+            seen.setdefault(case["source"].rstrip("/"), []).append((f"{f.parent.name}/{f.name}", set(case["expected"])))
+    for source, cases in seen.items():
+        for i, (name, expected) in enumerate(cases):
+            for other, theirs in cases[i + 1:]:
+                assert expected and theirs and not expected & theirs, (source, name, other)
+
+
 def test_accuracy_floor(accuracy):
     """A floor, not the target (dev figures are training scores; the holdout is reported apart)."""
     _, res = accuracy
