@@ -87,3 +87,19 @@ def test_a_git_log_read_through_the_filter_shows_no_reserved_report():
         "[1 commit(s) hidden: they name a report reserved for the holdout]"]
     assert filter_log("o/r", ["bbb Fix the MLA crash (#4)"], done={"https://github.com/o/r/issues/4"}) == [
         "bbb Fix the MLA crash (#4)"]
+
+
+def test_a_one_line_log_is_flagged_because_its_bodies_go_unchecked():
+    """'git log --oneline' shows subjects only: a commit whose body says 'Fixes #N' of a reserved report would pass
+    the filter unseen, so the --log helper says so on stderr (full logs pass without the note)."""
+    import subprocess
+    import sys
+
+    script = ROOT / "tests" / "diagnosis_split.py"
+    one = subprocess.run([sys.executable, str(script), "--log", "o/r"], input="abc1234 [Bugfix] x (#1)\n",
+                         capture_output=True, text=True, timeout=60)
+    assert one.returncode == 0 and "one-line log" in one.stderr
+    full = subprocess.run([sys.executable, str(script), "--log", "o/r"],
+                          input="commit " + "a" * 40 + "\n\n    [Bugfix] x (#1)\n", capture_output=True, text=True,
+                          timeout=60)
+    assert full.returncode == 0 and not full.stderr
