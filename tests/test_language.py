@@ -24,6 +24,7 @@ def test_docs_facts_documents_exactly_the_known_fact_keys():
                                      (("pkg.", "name"), ("env.", "NAME"), ("probe.", "name"))}
     assert set(fact_keys.prefixes()) == {"pkg.", "env.", "probe."}
     assert documented == known, (sorted(documented - known), sorted(known - documented))
+    assert fact_keys.moment() and fact_keys.moment() <= set(fact_keys.keys())
 
 
 @pytest.mark.parametrize("name", list_profiles())

@@ -10,9 +10,14 @@ FILE = Path(__file__).with_name("fact_keys.toml")
 
 
 @lru_cache(maxsize=1)
-def _table() -> tuple[dict[str, str], dict[str, str]]:
+def _data() -> dict:
     with FILE.open("rb") as fh:
-        data = tomllib.load(fh)
+        return tomllib.load(fh)
+
+
+@lru_cache(maxsize=1)
+def _table() -> tuple[dict[str, str], dict[str, str]]:
+    data = _data()
     return dict(data["keys"]), dict(data["prefixes"])
 
 
@@ -29,8 +34,7 @@ def prefixes() -> dict[str, str]:
 @lru_cache(maxsize=1)
 def moment() -> frozenset[str]:
     """Keys that say what ran when they were read (``[moment]``): from a report's text they are no evidence."""
-    with FILE.open("rb") as fh:
-        return frozenset(tomllib.load(fh).get("moment", {}).get("keys", ()))
+    return frozenset(_data().get("moment", {}).get("keys", ()))
 
 
 def known(key: str) -> bool:
