@@ -138,10 +138,11 @@ if __name__ == "__main__":  # pragma: no cover - a helper for people collecting 
         # git -C REPO log | python tests/diagnosis_split.py --log owner/name
         lines = sys.stdin.read().splitlines()
         if lines and not any(_COMMIT.match(ln) for ln in lines):
-            # 'git log --oneline' shows subjects only: a body that names a reserved report ("Fixes #1276") is not
-            # seen, and 'git show' of such a commit later reads it
-            print("diagnosis_split: a one-line log shows only subjects; the commits' bodies are not checked. Pipe "
-                  "'git log' (full messages) and list subjects from the filtered output.", file=sys.stderr)
+            # 'git log --oneline' shows subjects only, and 'git log --format=%B' drops the headers that group a
+            # commit's lines: a body that names a reserved report ("Fixes #1276") hides only its own line
+            print("diagnosis_split: a one-line log, or one without 'commit <sha>' headers, is filtered line by line: "
+                  "a commit whose body names a reserved report keeps its other lines. Pipe plain 'git log' (full "
+                  "messages with their headers) and list subjects from the filtered output.", file=sys.stderr)
         print("\n".join(filter_log(sys.argv[2], lines)))
         sys.exit(0)
     done = burned()
