@@ -140,9 +140,10 @@ if __name__ == "__main__":  # pragma: no cover - a helper for people collecting 
         if lines and not any(_COMMIT.match(ln) for ln in lines):
             # 'git log --oneline' shows subjects only, and 'git log --format=%B' drops the headers that group a
             # commit's lines: a body that names a reserved report ("Fixes #1276") hides only its own line
-            print("diagnosis_split: a one-line log, or one without 'commit <sha>' headers, is filtered line by line: "
-                  "a commit whose body names a reserved report keeps its other lines. Pipe plain 'git log' (full "
+            print("diagnosis_split: refused: a one-line log, or one without 'commit <sha>' headers, cannot be filtered "
+                  "(a commit whose body names a reserved report would keep its other lines). Pipe plain 'git log' (full "
                   "messages with their headers) and list subjects from the filtered output.", file=sys.stderr)
+            sys.exit(2)
         print("\n".join(filter_log(sys.argv[2], lines)))
         sys.exit(0)
     done = burned()

@@ -89,16 +89,17 @@ def test_a_git_log_read_through_the_filter_shows_no_reserved_report():
         "bbb Fix the MLA crash (#4)"]
 
 
-def test_a_one_line_log_is_flagged_because_its_bodies_go_unchecked():
-    """'git log --oneline' shows subjects only: a commit whose body says 'Fixes #N' of a reserved report would pass
-    the filter unseen, so the --log helper says so on stderr (full logs pass without the note)."""
+def test_a_log_without_commit_headers_is_refused_because_its_bodies_go_unchecked():
+    """'git log --oneline' shows subjects only (and --format=%B drops the headers that group a commit's lines): a
+    commit whose body says 'Fixes #N' of a reserved report would pass the filter, so the --log helper refuses such
+    input with a one-line reason and exit 2; a full log passes without a note."""
     import subprocess
     import sys
 
     script = ROOT / "tests" / "diagnosis_split.py"
     one = subprocess.run([sys.executable, str(script), "--log", "o/r"], input="abc1234 [Bugfix] x (#1)\n",
                          capture_output=True, text=True, timeout=60)
-    assert one.returncode == 0 and "one-line log" in one.stderr
+    assert one.returncode == 2 and "one-line log" in one.stderr and not one.stdout
     full = subprocess.run([sys.executable, str(script), "--log", "o/r"],
                           input="commit " + "a" * 40 + "\n\n    [Bugfix] x (#1)\n", capture_output=True, text=True,
                           timeout=60)
