@@ -40,9 +40,10 @@ def test_a_report_is_one_case():
     one in both splits is tuned on): two cases may share a thread only when it holds two problems, with answers
     that share nothing."""
     import re
-    import tomllib
 
-    seen: dict[str, list[tuple[str, set]]] = {}
+    from ascend_doctor.kb.toml import tomllib
+
+    seen: dict = {}
     for f in sorted((ROOT / "tests" / "diagnosis_cases").glob("*/*.toml")):
         case = tomllib.loads(f.read_text(encoding="utf-8"))
         if re.search(r"/(?:issues|pull|pulls|discussions)/\d+", case["source"]):
