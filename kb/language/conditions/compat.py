@@ -95,9 +95,16 @@ def same_release(cell: Any, value: Any, family: str | None, fields: int | None =
     return False
 
 
-def _line_holds(value: Any, cell: Any, family: str | None) -> bool:
+def _line_holds(cell: Any, value: Any, family: str | None) -> bool:
     """Whether ``value`` is a bare shorter version ('8.5') naming the line of a version in ``cell`` ('8.5.0')."""
     return any(v.names_line_of(cv) for v, cv in _versions(value, cell, family))
+
+
+#: how a row's cell may hold a fact's value, tried in turn (each with the ones before it), and what the note says of
+#: rows found that way: the value exactly; a release with the same numbers; any release of the line a short value
+#: ('CANN 8.3') names, decided only where those releases agree
+_ROW_TESTS = ((cell_matches, ""), (same_release, " (no exact row; rows of the same release)"),
+             (_line_holds, " (rows of every release of the line)"))
 
 
 def evaluate(cond: Mapping[str, Any], ctx: Context) -> Outcome:
@@ -128,23 +135,14 @@ def evaluate(cond: Mapping[str, Any], ctx: Context) -> Outcome:
         return Outcome(None, reasons=reasons)
     selected = [r for r in rows if all(str(r.get(c, "")).lower() == str(v).lower()
                                        for c, v in (cond.get("select") or {}).items())]
-    picked = [r for r in selected
-              if all(cell_matches(r.get(c), v, family_of(k)) for c, (k, v) in row_vals.items())]
-    approx = ""
-    if not picked and row_vals:
+    tests = []
+    for test, approx in _ROW_TESTS:
+        tests.append(test)
         picked = [r for r in selected
-                  if all(cell_matches(r.get(c), v, family_of(k)) or same_release(r.get(c), v, family_of(k))
-                         for c, (k, v) in row_vals.items())]
-        if picked:
-            approx = " (no exact row; rows of the same release)"
-    by_line = False
-    if not picked and row_vals:
-        # 'CANN 8.3' names its line: the rows of every release in it (8.3.RC1, 8.3.RC2), decided when they agree
-        picked = [r for r in selected
-                  if all(cell_matches(r.get(c), v, family_of(k)) or same_release(r.get(c), v, family_of(k))
-                         or _line_holds(v, r.get(c), family_of(k)) for c, (k, v) in row_vals.items())]
-        if picked:
-            approx, by_line = " (rows of every release of the line)", True
+                  if all(any(t(r.get(c), v, family_of(k)) for t in tests) for c, (k, v) in row_vals.items())]
+        if picked or not row_vals:
+            break
+    by_line = test is _line_holds
     want = ", ".join(f"{c}={show(v)}" for c, (_, v) in row_vals.items())
     sel = ", ".join(f"{c}={v}" for c, v in (cond.get("select") or {}).items())
     where = ", ".join(x for x in (sel, want) if x)
@@ -167,7 +165,7 @@ def evaluate(cond: Mapping[str, Any], ctx: Context) -> Outcome:
         note = f"{where} names a line whose releases answer differently in {matrix}"
         return Outcome(None, [note], [f"{note}, so this cannot be checked"])
     if not has and subject is not None:
-        inside = [r for r, cell in cells if _line_holds(subject, cell, fam)]
+        inside = [r for r, cell in cells if _line_holds(cell, subject, fam)]
         if inside:
             # 'CANN 8.5' as a report writes it: any release of the 8.5 line, and the matrix names one (8.5.0)
             note = (f"{cond['fact']} = {show(subject)} names every release of its line, and {matrix} lists "
