@@ -428,7 +428,7 @@ def prose_lines(heads: list[tuple[str, str]], limit: int = 300) -> list[str]:
         last = -2                  # the line number of the last prose line kept
         for i, line in enumerate(text.splitlines()):
             first = line[:1]
-            aside = ASIDE.match(line) if line.lstrip()[:1] == "(" else None
+            aside = ASIDE.match(line)
             if aside:
                 line, first = aside.group("inner").strip(), aside.group("inner").lstrip()[:1]
             if first in LOG_FIRST:
